@@ -1,0 +1,22 @@
+# Flags for our own targets only: nothing here leaks through flipcheck::core's interface.
+add_library(flipcheck_warnings INTERFACE)
+target_compile_options(flipcheck_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Werror -Wno-error=deprecated-declarations>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Wall,-Wextra>)
+
+# ASan + UBSan for CPU test binaries when FLIPCHECK_SANITIZE is on. Recoverable UB is an error.
+add_library(flipcheck_sanitize INTERFACE)
+if(FLIPCHECK_SANITIZE)
+  set(_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_compile_options(flipcheck_sanitize INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${_san}>)
+  target_link_options(flipcheck_sanitize INTERFACE ${_san})
+endif()
+
+# flipcheck_add_test(NAME SOURCES... [LABELS ...] [LIBS ...]): one gtest binary, discovered per case.
+include(GoogleTest)
+function(flipcheck_add_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LABELS;LIBS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE flipcheck::core flipcheck_warnings flipcheck_sanitize GTest::gtest_main ${T_LIBS})
+  gtest_discover_tests(${name} PROPERTIES LABELS "${T_LABELS}" DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,187 @@
+// Laws: predicates over (subject, one input) that hold, or yield a counterexample naming the law,
+// the bits involved and the expected and actual results. Every exhaustive law is in "one key and
+// its successor" form so that a sweep shards cleanly: for a bijection, total_less(decode(k),
+// decode(k+1)) for every k proves order agreement for all pairs (totalOrder is transitive).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "flipcheck/mapping.hpp"
+#include "flipcheck/oracle.hpp"
+
+namespace flipcheck {
+
+enum class law_id : std::uint8_t {
+    round_trip_key,      // encode(decode(k)) == k
+    round_trip_bits,     // decode(encode(b)) == b
+    successor_order,     // total_less(decode(k), decode(k+1))
+    zero_placement,      // -0 sits immediately below +0
+    nan_total_order,     // +NaN keys above +inf's key, -NaN keys below -inf's key
+    nan_propagate,       // the canonical +qNaN key tops, and -qNaN's bottoms, every number's key
+    nan_ignore,          // +-inf keys bound every number's key (the sentinels of a NaN-skipping max/min)
+    reducer_agreement,   // a reducer's result equals the oracle's under the declared policy
+    arg_reducer_agreement,
+};
+inline constexpr int mapping_law_count = 7;
+inline constexpr std::array<std::string_view, 9> law_names{
+    "round_trip_key", "round_trip_bits", "successor_order", "zero_placement", "nan_total_order",
+    "nan_propagate",  "nan_ignore",      "reducer_agreement", "arg_reducer_agreement"};
+constexpr std::string_view to_string(law_id l) noexcept { return law_names[std::size_t(l)]; }
+
+// A set of laws as a bit mask over law_id.
+using law_set = std::uint32_t;
+constexpr law_set law_bit(law_id l) noexcept { return law_set(1) << unsigned(l); }
+inline constexpr law_set all_mapping_laws = (law_set(1) << mapping_law_count) - 1;
+
+// Plain data, so that device code can fill it. What expected/actual/other hold is per law:
+//   round_trip_key   bits=decode(key)  expected=key             actual=encode(bits)
+//   round_trip_bits  bits=key          expected=bits            actual=decode(encode(bits))
+//   successor_order  bits=decode(key)  other=decode(key+1)      (expected bits < other in totalOrder)
+//   zero_placement   bits=-0           expected=+0              actual=decode(key+1), other=1 if key is last
+//   nan_*            bits=decode(key)  expected=the bound key   actual=key
+//   reducer_*        key=input length  expected/actual=result bits or indices (flags mark "empty")
+struct counterexample {
+    law_id law{};
+    std::uint8_t expected_empty = 0, actual_empty = 0;
+    std::uint64_t key = 0, bits = 0, other = 0, expected = 0, actual = 0;
+    friend constexpr bool operator==(const counterexample&, const counterexample&) = default;
+};
+
+// The mapping laws of one mapping. `holds` is the hot, branch-free predicate that sweeps
+// vectorize; `explain` rebuilds the counterexample for a key that failed.
+template <mapping M>
+struct mapping_laws {
+    using F = typename M::format;
+    using S = typename F::storage;
+    static constexpr S last = F::all_ones;
+
+    FLIPCHECK_HD static auto value(S b) noexcept { return F::to_value(b); }
+    FLIPCHECK_HD static S neg(S b) noexcept { return S(b | F::sign_mask); }
+
+    FLIPCHECK_HD static bool round_trip_key(S k) noexcept { return M::encode(M::decode(k)) == k; }
+    FLIPCHECK_HD static bool round_trip_bits(S b) noexcept { return M::decode(M::encode(b)) == b; }
+    FLIPCHECK_HD static bool successor_order(S k) noexcept {
+        return (k == last) | oracle::total_less(value(M::decode(k)), value(M::decode(S(k + 1))));
+    }
+    FLIPCHECK_HD static bool zero_placement(S k) noexcept {
+        return (M::decode(k) != F::sign_mask) | ((k != last) & (M::decode(S(k + 1)) == S(0)));
+    }
+    FLIPCHECK_HD static bool nan_total_order(S k) noexcept {
+        const auto v = value(M::decode(k));
+        const bool nan = oracle::isnan(v), negative = oracle::signbit(v);
+        return !nan | (negative ? k < M::encode(neg(F::infinity)) : k > M::encode(F::infinity));
+    }
+    FLIPCHECK_HD static bool nan_propagate(S k) noexcept {
+        const auto v = value(M::decode(k));
+        return oracle::isnan(v) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
+    }
+    FLIPCHECK_HD static bool nan_ignore(S k) noexcept {
+        const auto v = value(M::decode(k));
+        return oracle::isnan(v) | ((k >= M::encode(neg(F::infinity))) & (k <= M::encode(F::infinity)));
+    }
+
+    // Bit i set = law i failed at key k. No branches on the data: a loop over it vectorizes.
+    FLIPCHECK_HD static law_set failures(S k) noexcept {
+        return law_set(!round_trip_key(k)) << 0 | law_set(!round_trip_bits(k)) << 1 |
+               law_set(!successor_order(k)) << 2 | law_set(!zero_placement(k)) << 3 |
+               law_set(!nan_total_order(k)) << 4 | law_set(!nan_propagate(k)) << 5 |
+               law_set(!nan_ignore(k)) << 6;
+    }
+
+    FLIPCHECK_HD static bool holds(law_id l, S k) noexcept { return !(failures(k) & law_bit(l)); }
+
+    FLIPCHECK_HD static counterexample explain(law_id l, S k) noexcept {
+        counterexample c{};
+        c.law = l;
+        c.key = k;
+        const S b = M::decode(k);
+        c.bits = b;
+        switch (l) {
+            case law_id::round_trip_key: c.expected = k; c.actual = M::encode(b); break;
+            case law_id::round_trip_bits:
+                c.bits = k;
+                c.expected = k;
+                c.actual = M::decode(M::encode(k));
+                break;
+            case law_id::successor_order: c.other = M::decode(S(k + 1)); break;
+            case law_id::zero_placement:
+                c.expected = 0;
+                c.other = k == last;
+                c.actual = k == last ? 0 : M::decode(S(k + 1));
+                break;
+            case law_id::nan_total_order:
+                c.expected = M::encode(oracle::signbit(value(b)) ? neg(F::infinity) : F::infinity);
+                c.actual = k;
+                break;
+            case law_id::nan_propagate:
+                c.expected = k >= M::encode(F::quiet_nan) ? M::encode(F::quiet_nan) : M::encode(neg(F::quiet_nan));
+                c.actual = k;
+                break;
+            case law_id::nan_ignore:
+                c.expected = k > M::encode(F::infinity) ? M::encode(F::infinity) : M::encode(neg(F::infinity));
+                c.actual = k;
+                break;
+            default: break;
+        }
+        return c;
+    }
+};
+
+// Reducer laws: the subject's answer for one input against the oracle's under its declared policy.
+template <format F>
+struct reducer_laws {
+    using S = typename F::storage;
+
+    static bool has_nan(std::span<const S> xs) {
+        for (S x : xs)
+            if (oracle::isnan(F::to_value(x))) return true;
+        return false;
+    }
+
+    static std::optional<counterexample> agreement(policy p, reduce_op op, std::span<const S> xs,
+                                                   std::optional<S> actual) {
+        if (p.nan == nan_policy::undefined && has_nan(xs)) return std::nullopt;  // outside the domain
+        const std::optional<S> expected = oracle::reduce<F>(p, op, xs);
+        if (expected.has_value() == actual.has_value() &&
+            (!expected || oracle::same_result<F>(p, *expected, *actual)))
+            return std::nullopt;
+        counterexample c{};
+        c.law = law_id::reducer_agreement;
+        c.key = xs.size();
+        c.expected_empty = !expected;
+        c.actual_empty = !actual;
+        c.expected = expected.value_or(0);
+        c.actual = actual.value_or(0);
+        c.bits = c.expected;
+        c.other = c.actual;
+        return c;
+    }
+
+    static std::optional<counterexample> arg_agreement(policy p, reduce_op op, std::span<const S> xs,
+                                                       std::optional<std::size_t> actual) {
+        if (p.nan == nan_policy::undefined && has_nan(xs)) return std::nullopt;
+        const std::optional<std::size_t> expected = oracle::arg_reduce<F>(p, op, xs);
+        bool ok = expected.has_value() == actual.has_value();
+        if (ok && expected && *expected != *actual) {
+            // Under ties=any another index is right if its element ties with the oracle's.
+            ok = p.ties == tie_policy::any && *actual < xs.size() &&
+                 oracle::ties(p, op, F::to_value(xs[*actual]), F::to_value(xs[*expected]));
+        }
+        if (ok) return std::nullopt;
+        counterexample c{};
+        c.law = law_id::arg_reducer_agreement;
+        c.key = xs.size();
+        c.expected_empty = !expected;
+        c.actual_empty = !actual;
+        c.expected = expected.value_or(0);
+        c.actual = actual.value_or(0);
+        c.bits = expected && *expected < xs.size() ? xs[*expected] : 0;
+        c.other = actual && *actual < xs.size() ? xs[*actual] : 0;
+        return c;
+    }
+};
+
+}  // namespace flipcheck

@@ -1,0 +1,69 @@
+// Known-wrong mappings. They exist to be killed: a law set is trusted only while it kills them.
+// Each says where its bug class comes from.
+#pragma once
+#include <string_view>
+
+#include "flipcheck/mapping.hpp"
+
+namespace flipcheck::mutants {
+
+// Flips only the sign bit: negatives then sort backwards (a common first attempt).
+template <format F>
+struct sign_bit_only {
+    using format = F;
+    using storage = typename F::storage;
+    static constexpr std::string_view name = "sign_bit_only";
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept { return storage(b ^ F::sign_mask); }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept { return storage(k ^ F::sign_mask); }
+};
+
+// Sets the sign bit of positives but forgets to invert negatives: not even a bijection.
+template <format F>
+struct no_invert_negatives {
+    using format = F;
+    using storage = typename F::storage;
+    static constexpr std::string_view name = "no_invert_negatives";
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept {
+        return (b & F::sign_mask) ? b : storage(b | F::sign_mask);
+    }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept { return storage(k & ~F::sign_mask); }
+};
+
+// The inverse tests the key's MSB after flipping it, so it takes the wrong branch every time.
+template <format F>
+struct wrong_inverse_branch {
+    using format = F;
+    using storage = typename F::storage;
+    static constexpr std::string_view name = "wrong_inverse_branch";
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept { return sign_flip<F>::encode(b); }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept {
+        const storage t = storage(k ^ F::sign_mask);
+        return (t & F::sign_mask) ? t : storage(~k);
+    }
+};
+
+// Right everywhere except that the keys of two patterns are swapped: a bijection that is wrong at
+// exactly one successor pair. Random testing rarely hits Bad; the exhaustive sweep always does.
+template <format F, typename F::storage A, typename F::storage B>
+struct swapped_pair {
+    using format = F;
+    using storage = typename F::storage;
+    using good = sign_flip_branchless<F>;
+    FLIPCHECK_HD static constexpr storage swap(storage b) noexcept { return b == A ? B : (b == B ? A : b); }
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept { return good::encode(swap(b)); }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept { return swap(good::decode(k)); }
+};
+
+// -0 and +0 trade keys: -0 sorts above +0 (the signed-zero bug class of Triton and sphexa).
+template <format F>
+struct zeros_swapped : swapped_pair<F, F::sign_mask, F::zero> {
+    static constexpr std::string_view name = "zeros_swapped";
+};
+
+// Wrong at the single pattern -denorm_min (0x80000001 in binary32), traded with -2*denorm_min.
+template <format F>
+struct wrong_at_neg_denorm_min : swapped_pair<F, static_cast<typename F::storage>(F::sign_mask | 1u), static_cast<typename F::storage>(F::sign_mask | 2u)> {
+    static constexpr std::string_view name = "wrong_at_neg_denorm_min";
+};
+
+}  // namespace flipcheck::mutants

@@ -1,0 +1,52 @@
+// Policies: what a max, min or argmax *means*. The oracle implements them; subjects declare one.
+//
+// NaN policy (max shown; min is the mirror image):
+//   total_order  the result is the greatest element under IEEE totalOrder:
+//                -qNaN < -sNaN < -inf < ... < -0 < +0 < ... < +inf < +sNaN < +qNaN (payloads ordered
+//                by magnitude within each). So a +NaN wins a max, a -NaN loses it; min mirrors.
+//                This is what integer max over the mapped keys computes with no NaN handling.
+//   propagate    if any element is NaN the result is a NaN (IEEE 754-2019 maximum/minimum); which
+//                NaN is not specified, so results agree when both are NaN. Otherwise the numeric max.
+//   ignore       NaNs are skipped (IEEE maximumNumber/minimumNumber, C fmax/fmin); if every element
+//                is NaN the result is a NaN. argmax/argmin of an all-NaN array has no answer (empty).
+//   undefined    the caller promises no NaN; inputs containing a NaN are outside the domain and every
+//                result is accepted for them.
+// Signed-zero policy:
+//   ordered      -0 < +0: max(-0, +0) = +0 and min(-0, +0) = -0 whatever the order (IEEE maximum).
+//   equal        -0 == +0: either zero is an acceptable result, and they tie for argmax/argmin.
+// Tie policy (argmax/argmin among equal elements; equal means identical bits, or either zero under
+// zero=equal, or any two NaNs under propagate):
+//   lowest_index   the first one (numpy argmax, CUB ArgMax)
+//   highest_index  the last one
+//   any            any of them
+// Empty input (n = 0): reduce and arg_reduce have no result (std::nullopt); subjects must say so too.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace flipcheck {
+
+enum class nan_policy : std::uint8_t { total_order, propagate, ignore, undefined };
+enum class zero_policy : std::uint8_t { ordered, equal };
+enum class tie_policy : std::uint8_t { lowest_index, highest_index, any };
+enum class reduce_op : std::uint8_t { max, min };
+
+struct policy {
+    nan_policy nan = nan_policy::total_order;
+    zero_policy zero = zero_policy::ordered;
+    tie_policy ties = tie_policy::lowest_index;
+    friend constexpr bool operator==(policy, policy) = default;
+};
+
+inline constexpr std::array<std::string_view, 4> nan_policy_names{"total_order", "propagate", "ignore", "undefined"};
+inline constexpr std::array<std::string_view, 2> zero_policy_names{"ordered", "equal"};
+inline constexpr std::array<std::string_view, 3> tie_policy_names{"lowest_index", "highest_index", "any"};
+inline constexpr std::array<std::string_view, 2> reduce_op_names{"max", "min"};
+
+constexpr std::string_view to_string(nan_policy p) noexcept { return nan_policy_names[std::size_t(p)]; }
+constexpr std::string_view to_string(zero_policy p) noexcept { return zero_policy_names[std::size_t(p)]; }
+constexpr std::string_view to_string(tie_policy p) noexcept { return tie_policy_names[std::size_t(p)]; }
+constexpr std::string_view to_string(reduce_op o) noexcept { return reduce_op_names[std::size_t(o)]; }
+
+}  // namespace flipcheck
