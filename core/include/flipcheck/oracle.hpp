@@ -38,8 +38,9 @@ FLIPCHECK_HD inline bool total_less(T a, T b) noexcept {
     const bool na = isnan(a), nb = isnan(b), sa = signbit(a), sb = signbit(b);
     const bool numbers = (a < b) | ((a == b) & sa & !sb);
     const auto pa = impl::nan_payload(a), pb = impl::nan_payload(b);
-    const bool payload_less = sa ? (pa > pb) : (pa < pb);
-    const bool both_nan = (sa != sb) ? sa : payload_less;
+    // Selections are spelled with & and | (not ?:), which GCC's vectorizer needs here.
+    const bool payload_less = (sa & (pa > pb)) | (!sa & (pa < pb));
+    const bool both_nan = ((sa != sb) & sa) | ((sa == sb) & payload_less);
     return (!na & !nb & numbers) | (na & !nb & sa) | (!na & nb & !sb) | (na & nb & both_nan);
 }
 
