@@ -72,7 +72,7 @@ struct mapping_laws {
     FLIPCHECK_HD static bool nan_total_order(S k) noexcept {
         const auto v = value(M::decode(k));
         const bool nan = oracle::isnan(v), negative = oracle::signbit(v);
-        return !nan | (negative & (k < M::encode(neg(F::infinity)))) | (!negative & (k > M::encode(F::infinity)));
+        return (!nan) | (negative & (k < M::encode(neg(F::infinity)))) | (!negative & (k > M::encode(F::infinity)));
     }
     FLIPCHECK_HD static bool nan_propagate(S k) noexcept {
         const auto v = value(M::decode(k));

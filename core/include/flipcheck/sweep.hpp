@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -143,6 +144,7 @@ sweep_report sweep(const sweep_options& o) {
     for (std::size_t c = 0; c < state.done.size(); ++c) resumed += state.done[c] ? keys_in(c) : 0;
 
     std::mutex mu;  // guards state
+    std::condition_variable chunk_done;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> enough{state.counterexamples.size() >= limit};
     std::atomic<std::uint64_t> keys_done{resumed};
@@ -164,11 +166,16 @@ sweep_report sweep(const sweep_options& o) {
             state.counterexamples.insert(state.counterexamples.end(), f.counterexamples.begin(), f.counterexamples.end());
             keys_done += keys_in(c);
             if (state.counterexamples.size() >= limit) enough = true;
+            chunk_done.notify_all();
         }
     };
     const unsigned n = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     std::vector<std::jthread> pool;
-    for (unsigned i = 0; i < n; ++i) pool.emplace_back(worker);
+    for (unsigned i = 0; i < n; ++i) pool.emplace_back([&] {
+        worker();
+        std::lock_guard g(mu);
+        chunk_done.notify_all();  // wakes the coordinator when workers run out of chunks
+    });
 
     auto save = [&] {
         if (o.checkpoint.empty()) return;
@@ -178,7 +185,10 @@ sweep_report sweep(const sweep_options& o) {
     auto last_save = clock::now();
     auto all_done = [&] { return keys_done.load() == r.size(); };
     while (!all_done() && !stopping()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        {
+            std::unique_lock lock(mu);
+            chunk_done.wait_for(lock, std::chrono::milliseconds(50));
+        }
         if (o.progress) o.progress({keys_done.load(), r.size(), std::chrono::duration<double>(clock::now() - t0).count()});
         if (clock::now() - last_save > std::chrono::seconds(1)) {
             save();
@@ -228,7 +238,7 @@ std::vector<typename F::storage> structured_patterns(std::uint64_t seed, unsigne
 }
 
 template <mapping M>
-sweep_report structured_sweep(const sweep_options& o, std::uint64_t seed = 1, unsigned randoms = 4096) {
+sweep_report structured_sweep(const sweep_options& o, std::uint64_t seed = 1, unsigned randoms = 1024) {
     using F = typename M::format;
     using S = typename F::storage;
     const auto t0 = std::chrono::steady_clock::now();

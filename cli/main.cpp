@@ -1,0 +1,257 @@
+// The flipcheck command. With no arguments it is the main job: sweep every built-in mapping over
+// every format on the best backend present, print the table, exit 0 only if all pass.
+// Exit codes: 0 pass, 1 a law failed, 2 bad input, 130 interrupted (a checkpoint resumes it).
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "flipcheck/error.hpp"
+#include "progress.hpp"
+#include "registry.hpp"
+#include "render.hpp"
+
+namespace fc = flipcheck;
+using namespace flipcheck::cli;
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_sigint(int) { interrupted = true; }
+
+constexpr int exit_pass = 0, exit_fail = 1, exit_bad_input = 2, exit_interrupted = 130;
+
+std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+std::uint64_t parse_number(const std::string& text, const char* what) {
+    try {
+        std::size_t used = 0;
+        const std::uint64_t v = std::stoull(text, &used, 0);
+        if (used == text.size()) return v;
+    } catch (const std::exception&) {
+    }
+    throw fc::input_error(fmt::format("{} '{}' is not a number (decimal or 0x-hex)", what, text));
+}
+
+fc::shard parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    if (slash == std::string::npos) throw fc::input_error(fmt::format("bad --shard '{}': expected i/n with 0 <= i < n", text));
+    const fc::shard s{parse_number(text.substr(0, slash), "shard index"), parse_number(text.substr(slash + 1), "shard count")};
+    if (s.count == 0 || s.index >= s.count)
+        throw fc::input_error(fmt::format("bad --shard '{}': expected i/n with 0 <= i < n", text));
+    return s;
+}
+
+fc::law_set parse_laws(const std::vector<std::string>& names) {
+    if (names.empty()) return fc::all_mapping_laws;
+    fc::law_set set = 0;
+    for (const auto& n : names) {
+        if (n == "all") return fc::all_mapping_laws;
+        bool found = false;
+        for (int l = 0; l < fc::mapping_law_count; ++l)
+            if (n == fc::law_names[l]) set |= fc::law_bit(fc::law_id(l)), found = true;
+        if (!found) {
+            std::vector<std::string> valid{"all"};
+            for (int l = 0; l < fc::mapping_law_count; ++l) valid.emplace_back(fc::law_names[l]);
+            throw fc::input_error(fmt::format("unknown law '{}'; valid: {}", n, join(valid)));
+        }
+    }
+    return set;
+}
+
+// Open the JSON output before any work, so a bad path fails fast and never costs a result.
+std::optional<std::ofstream> open_output(const std::string& path) {
+    if (path.empty()) return std::nullopt;
+    std::ofstream out(path, std::ios::trunc);
+    if (!out) throw fc::input_error(fmt::format("cannot write --json file '{}'", path));
+    return out;
+}
+
+void check_checkpoint_writable(const std::filesystem::path& p) {
+    if (p.empty() || std::filesystem::exists(p)) return;  // an existing one is validated on load
+    const auto probe = p.string() + ".tmp";
+    std::ofstream out(probe);
+    if (!out) throw fc::input_error(fmt::format("cannot write --checkpoint file '{}'", p.string()));
+    out.close();
+    std::filesystem::remove(probe);
+}
+
+backend choose_backend(const std::string& device) {
+    if (device == "cpu") return backend::cpu;
+    if (device == "gpu") {
+        if (!gpu_available()) throw fc::input_error("--device gpu: no CUDA device is present (or this build has no GPU support)");
+        return backend::gpu;
+    }
+    return gpu_available() ? backend::gpu : backend::cpu;
+}
+
+struct sweep_args {
+    std::string format, mapping, device = "auto", shard, checkpoint, json, key, keys;
+    std::vector<std::string> laws;
+    bool all = false;
+    std::size_t limit = 16;
+    unsigned threads = 0;
+};
+
+int run_sweep(const sweep_args& a) {
+    const subject* s = find_subject(a.format, a.mapping);
+    if (!s) throw fc::input_error(fmt::format("no mapping '{}' for format '{}'", a.mapping, a.format));
+    fc::sweep_options o;
+    o.laws = parse_laws(a.laws);
+    o.all = a.all;
+    o.limit = a.limit;
+    o.threads = a.threads;
+    o.stop = &interrupted;
+    if (!a.shard.empty()) o.part = parse_shard(a.shard);
+    if (!a.key.empty()) {
+        const std::uint64_t k = parse_number(a.key, "--key");
+        o.range = fc::key_range{k, k + 1};
+    }
+    if (!a.keys.empty()) {
+        const auto colon = a.keys.find(':');
+        if (colon == std::string::npos) throw fc::input_error("bad --keys: expected BEGIN:END (END excluded)");
+        o.range = fc::key_range{parse_number(a.keys.substr(0, colon), "--keys begin"),
+                                parse_number(a.keys.substr(colon + 1), "--keys end")};
+        if (o.range->end <= o.range->begin) throw fc::input_error("bad --keys: END must be greater than BEGIN");
+    }
+    o.checkpoint = a.checkpoint;
+    check_checkpoint_writable(o.checkpoint);
+    auto out = open_output(a.json);
+    const backend b = choose_backend(a.device);
+    progress_printer progress(a.format + " " + a.mapping);
+    o.progress = std::ref(progress);
+    const fc::sweep_report r = s->run(o, b);
+    fmt::print("{}", render_summary(r));
+    for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
+    if (out) *out << to_json(r).dump(2) << '\n';
+    if (r.interrupted) {
+        fmt::print(stderr, "interrupted after {} keys{}\n", r.keys_checked,
+                   a.checkpoint.empty() ? "" : "; rerun the same command to resume from the checkpoint");
+        return exit_interrupted;
+    }
+    return r.passed() ? exit_pass : exit_fail;
+}
+
+int run_main_job(const std::string& device, const std::string& json, const std::string& with_mutant) {
+    auto out = open_output(json);
+    const backend b = choose_backend(device);
+    fmt::print("flipcheck: every built-in mapping over every format on the {}\n\n",
+               b == backend::gpu ? "GPU" : fmt::format("CPU ({} threads)", std::thread::hardware_concurrency()));
+    fmt::print("{:<9} {:<21} {:<5} {:>12} {:<8} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "verdict", "time",
+               "keys/s");
+    std::vector<fc::sweep_report> failed;
+    nlohmann::json rows = nlohmann::json::array();
+    int passed = 0, total = 0;
+    for (const auto& format : format_names())
+    for (const auto& s : subjects()) {
+        if ((!s.builtin && s.mapping != with_mutant) || s.format != format) continue;
+        fc::sweep_options o;
+        o.stop = &interrupted;
+        progress_printer progress(s.format + " " + s.mapping);
+        o.progress = std::ref(progress);
+        fc::sweep_report r = s.run(o, b);
+        ++total;
+        passed += r.passed();
+        fmt::print("{:<9} {:<21} {:<5} {:>12} {:<8} {:>9} {:>11}{}\n", r.format, r.mapping, law_list(r.laws),
+                   r.keys_checked, verdict(r), human_seconds(r.seconds), human_rate(r.keys_per_second()),
+                   r.domain == "exhaustive" ? "" : " (" + r.domain + ")");
+        std::fflush(stdout);
+        rows.push_back(to_json(r));
+        if (!r.passed()) failed.push_back(r);
+        if (interrupted) break;
+    }
+    for (const auto& r : failed) {
+        fmt::print("\n{}", render_summary(r));
+        for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
+    }
+    fmt::print("\n{}/{} passed\n", passed, total);
+    if (out) *out << rows.dump(2) << '\n';
+    if (interrupted) return exit_interrupted;
+    return passed == total ? exit_pass : exit_fail;
+}
+
+int run_list() {
+    fmt::print("formats:\n");
+    for (const auto& f : format_names()) fmt::print("  {}\n", f);
+    fmt::print("\nmappings (built-in, verified by the main job):\n");
+    for (const auto& s : subjects())
+        if (s.builtin && s.format == "binary32") fmt::print("  {:<24} {}\n", s.mapping, s.description);
+    fmt::print("\nmutants (known-wrong, must be killed):\n");
+    for (const auto& s : subjects())
+        if (!s.builtin && s.format == "binary32") fmt::print("  {:<24} {}\n", s.mapping, s.description.substr(8));
+    fmt::print("\nlaws:\n");
+    const char* what[] = {"encode(decode(k)) == k",
+                          "decode(encode(b)) == b",
+                          "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
+                          "-0 sits immediately below +0",
+                          "+NaN keys above +inf's key, -NaN keys below -inf's",
+                          "canonical +qNaN's key tops, -qNaN's bottoms, every number's key",
+                          "the infinities' keys bound every number's key (NaN-skipping sentinels)"};
+    for (int l = 0; l < fc::mapping_law_count; ++l) fmt::print("  {:<24} {}\n", fc::law_names[l], what[l]);
+    fmt::print("\npolicies:\n  nan:   {}\n  zero:  {}\n  ties:  {}\n", join({fc::nan_policy_names.begin(), fc::nan_policy_names.end()}),
+               join({fc::zero_policy_names.begin(), fc::zero_policy_names.end()}),
+               join({fc::tie_policy_names.begin(), fc::tie_policy_names.end()}));
+    fmt::print("\nbackends: cpu{}\n", gpu_available() ? ", gpu (present)" : ", gpu (not present)");
+    return exit_pass;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"flipcheck: proves float order-preserving mappings right and finds the bugs in code built on them.\n"
+                 "With no subcommand: verify every built-in mapping over every format and print a report."};
+    std::string device = "auto", json;
+    app.add_option("--device", device, "cpu, gpu or auto (the GPU when present)")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    app.add_option("--json", json, "also write the report as JSON to FILE");
+    std::string with_mutant;
+    app.add_option("--with-mutant", with_mutant, "also sweep this mutant in the main job (to see a failing report)")
+        ->check(CLI::IsMember(mapping_names(false)));
+    app.require_subcommand(0, 1);
+
+    sweep_args sa;
+    auto* sweep = app.add_subcommand("sweep", "sweep one mapping's laws over every key of a format (or a range of keys)");
+    sweep->add_option("--format", sa.format, "binary16, bfloat16, binary32 or binary64")->required()->check(CLI::IsMember(format_names()));
+    sweep->add_option("--mapping", sa.mapping, "a built-in mapping or a mutant (see `flipcheck list`)")->required()->check(CLI::IsMember(mapping_names(false)));
+    sweep->add_option("--laws", sa.laws, "laws to check (default: all)")->delimiter(',');
+    sweep->add_option("--device", sa.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    sweep->add_option("--shard", sa.shard, "i/n: check only the i-th of n equal slices of the keys");
+    sweep->add_option("--checkpoint", sa.checkpoint, "FILE to resume from and save progress to");
+    sweep->add_flag("--all", sa.all, "run to the end instead of stopping after --limit counterexamples");
+    sweep->add_option("--limit", sa.limit, "stop after this many counterexamples (default 16)")->check(CLI::PositiveNumber);
+    sweep->add_option("--json", sa.json, "also write the report as JSON to FILE");
+    sweep->add_option("--key", sa.key, "check just this key (decimal or 0x-hex)");
+    sweep->add_option("--keys", sa.keys, "BEGIN:END: check keys in [BEGIN, END)");
+    sweep->add_option("--threads", sa.threads, "CPU threads (default: all)");
+    auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "flipcheck: {}\nRun `flipcheck --help` or `flipcheck list` for the valid choices.\n", e.what());
+        return exit_bad_input;
+    }
+    std::signal(SIGINT, on_sigint);
+    try {
+        if (*sweep) return run_sweep(sa);
+        if (*list) return run_list();
+        return run_main_job(device, json, with_mutant);
+    } catch (const fc::input_error& e) {
+        fmt::print(stderr, "flipcheck: {}\n", e.what());
+        return exit_bad_input;
+    }
+}

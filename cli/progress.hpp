@@ -1,0 +1,49 @@
+// Progress for long sweeps: a bar with rate and ETA on a terminal, plain lines otherwise (logs,
+// CI), on stderr so that stdout stays the report.
+#pragma once
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "flipcheck/sweep.hpp"
+#include "render.hpp"
+
+namespace flipcheck::cli {
+
+class progress_printer {
+public:
+    explicit progress_printer(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1) {}
+    ~progress_printer() {
+        if (tty_ && drawn_) std::fputs("\r\033[K", stderr);
+    }
+    void operator()(const sweep_progress& p) {
+        const double every = tty_ ? 0.1 : 5.0;
+        if (p.seconds - last_ < every || p.keys_total == 0) return;
+        last_ = p.seconds;
+        const double frac = double(p.keys_done) / double(p.keys_total);
+        const double rate = p.seconds > 0 ? double(p.keys_done) / p.seconds : 0;
+        const double eta = rate > 0 ? double(p.keys_total - p.keys_done) / rate : 0;
+        if (tty_) {
+            const int width = 30, filled = int(frac * width);
+            fmt::print(stderr, "\r\033[K{} [{}{}] {:5.1f}% {} ETA {}", label_, std::string(filled, '#'),
+                       std::string(width - filled, '.'), frac * 100, human_rate(rate), human_seconds(eta));
+            drawn_ = true;
+        } else {
+            fmt::print(stderr, "progress: {} {:.1f}% ({}/{} keys) {} ETA {}\n", label_, frac * 100, p.keys_done,
+                       p.keys_total, human_rate(rate), human_seconds(eta));
+        }
+        std::fflush(stderr);
+    }
+
+private:
+    std::string label_;
+    bool tty_;
+    bool drawn_ = false;
+    double last_ = 0;
+};
+
+}  // namespace flipcheck::cli

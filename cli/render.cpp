@@ -1,0 +1,163 @@
+#include "render.hpp"
+
+#include <fmt/format.h>
+
+#include "flipcheck/format.hpp"
+
+namespace flipcheck::cli {
+namespace {
+
+template <format F>
+described describe_as(std::uint64_t raw) {
+    using S = typename F::storage;
+    const S b = S(raw);
+    const classification c = F::classify(b);
+    described d;
+    d.hex = fmt::format("0x{:0{}x}", raw, F::width / 4);
+    d.kind = fmt::format("{}{}", to_string(c.kind), c.negative ? "-" : "+");
+    if (c.is_nan()) {
+        d.value = fmt::format("{}nan(payload=0x{:x})", c.negative ? "-" : "+", std::uint64_t(F::mantissa_field(b)));
+    } else {
+        d.value = fmt::format("{:.17g}", double(F::to_value(b)));
+        if (c.kind == fp_class::zero) d.value = c.negative ? "-0" : "+0";
+    }
+    return d;
+}
+
+std::string line(const described& d) { return fmt::format("{} = {} ({})", d.hex, d.value, d.kind); }
+std::string hex_key(const sweep_report& r, std::uint64_t k) { return describe(r.format, k).hex; }
+
+}  // namespace
+
+described describe(const std::string& format, std::uint64_t bits) {
+    if (format == "binary16") return describe_as<binary16>(bits);
+    if (format == "bfloat16") return describe_as<bfloat16>(bits);
+    if (format == "binary32") return describe_as<binary32>(bits);
+    return describe_as<binary64>(bits);
+}
+
+std::string law_list(law_set laws) {
+    if ((laws & all_mapping_laws) == all_mapping_laws) return "all";
+    std::string s;
+    for (int l = 0; l < mapping_law_count; ++l)
+        if (laws & law_bit(law_id(l))) s += (s.empty() ? "" : ",") + std::string(law_names[l]);
+    return s;
+}
+
+std::string verdict(const sweep_report& r) {
+    if (r.failing_keys) return "FAIL";
+    if (r.interrupted) return "INTERRUPTED";
+    if (r.keys_checked != r.range.size()) return "INCOMPLETE";
+    return "pass";
+}
+
+std::string repro_command(const sweep_report& r, const counterexample& c) {
+    return fmt::format("flipcheck sweep --format {} --mapping {} --laws {} --key {}", r.format, r.mapping,
+                       to_string(c.law), hex_key(r, c.key));
+}
+
+std::string render_counterexample(const sweep_report& r, const counterexample& c) {
+    const described bits = describe(r.format, c.bits), other = describe(r.format, c.other);
+    const std::string key = hex_key(r, c.key);
+    std::string what, expected, actual;
+    switch (c.law) {
+        case law_id::round_trip_key:
+            what = fmt::format("decode(key {}) = {}", key, line(bits));
+            expected = fmt::format("encode(decode(key)) = {}", key);
+            actual = hex_key(r, c.actual);
+            break;
+        case law_id::round_trip_bits:
+            what = fmt::format("bits {}", line(bits));
+            expected = fmt::format("decode(encode(bits)) = {}", bits.hex);
+            actual = line(describe(r.format, c.actual));
+            break;
+        case law_id::successor_order:
+            what = fmt::format("decode(key {}) = {}; decode(key+1) = {}", key, line(bits), line(other));
+            expected = fmt::format("{} < {} in IEEE totalOrder", bits.value, other.value);
+            actual = "not less: the keys sort these two the wrong way";
+            break;
+        case law_id::zero_placement:
+            what = fmt::format("decode(key {}) = {}", key, line(bits));
+            expected = "decode(key+1) = +0 (the zeros are adjacent, -0 below)";
+            actual = c.other ? "-0 has the last key" : fmt::format("decode(key+1) = {}", line(describe(r.format, c.actual)));
+            break;
+        case law_id::nan_total_order:
+        case law_id::nan_propagate:
+        case law_id::nan_ignore: {
+            what = fmt::format("decode(key {}) = {}", key, line(bits));
+            const bool above = c.actual > c.expected;
+            expected = c.law == law_id::nan_total_order
+                           ? fmt::format("key {} {}", above ? "<" : ">", hex_key(r, c.expected))
+                           : fmt::format("key within the bound {}", hex_key(r, c.expected));
+            expected += c.law == law_id::nan_total_order   ? " (a NaN beyond the infinity of its sign)"
+                        : c.law == law_id::nan_propagate ? " (the canonical NaN's key)"
+                                                         : " (the infinity of its side)";
+            actual = fmt::format("key {}", key);
+            break;
+        }
+        default:
+            what = fmt::format("bits {}", line(bits));
+            expected = hex_key(r, c.expected);
+            actual = hex_key(r, c.actual);
+    }
+    return fmt::format("  {} broken at key {}\n    {}\n    expected: {}\n    actual:   {}\n    repro:    {}\n",
+                       to_string(c.law), key, what, expected, actual, repro_command(r, c));
+}
+
+std::string human_rate(double v) {
+    if (v >= 1e9) return fmt::format("{:.2f} G/s", v / 1e9);
+    if (v >= 1e6) return fmt::format("{:.1f} M/s", v / 1e6);
+    return fmt::format("{:.0f} /s", v);
+}
+
+std::string human_seconds(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
+
+std::string render_summary(const sweep_report& r) {
+    std::string s = fmt::format("{} {} [{} {}] laws={} keys={}{} verdict={} time={} rate={}\n", r.format, r.mapping,
+                                r.backend, r.domain, law_list(r.laws), r.keys_checked,
+                                r.keys_resumed ? fmt::format(" (resumed {})", r.keys_resumed) : "", verdict(r),
+                                human_seconds(r.seconds), human_rate(r.keys_per_second()));
+    if (r.failing_keys) {
+        s += fmt::format("  {} failing key(s){}; by law:", r.failing_keys, r.stopped_early ? " before stopping early" : "");
+        for (int l = 0; l < mapping_law_count; ++l)
+            if (r.failures_by_law[l]) s += fmt::format(" {}={}", law_names[l], r.failures_by_law[l]);
+        s += "\n";
+    }
+    return s;
+}
+
+nlohmann::json to_json(const sweep_report& r) {
+    nlohmann::json j{{"format", r.format},
+                     {"mapping", r.mapping},
+                     {"backend", r.backend},
+                     {"domain", r.domain},
+                     {"laws", law_list(r.laws)},
+                     {"range", {r.range.begin, r.range.end}},
+                     {"keys_checked", r.keys_checked},
+                     {"keys_resumed", r.keys_resumed},
+                     {"failing_keys", r.failing_keys},
+                     {"stopped_early", r.stopped_early},
+                     {"interrupted", r.interrupted},
+                     {"verdict", verdict(r)},
+                     {"seconds", r.seconds},
+                     {"keys_per_second", r.keys_per_second()}};
+    nlohmann::json by_law = nlohmann::json::object();
+    for (int l = 0; l < mapping_law_count; ++l) by_law[std::string(law_names[l])] = r.failures_by_law[l];
+    j["failures_by_law"] = by_law;
+    j["counterexamples"] = nlohmann::json::array();
+    for (const auto& c : r.counterexamples) {
+        const described b = describe(r.format, c.bits);
+        j["counterexamples"].push_back({{"law", to_string(c.law)},
+                                        {"key", hex_key(r, c.key)},
+                                        {"bits", b.hex},
+                                        {"value", b.value},
+                                        {"class", b.kind},
+                                        {"other", describe(r.format, c.other).hex},
+                                        {"expected", hex_key(r, c.expected)},
+                                        {"actual", hex_key(r, c.actual)},
+                                        {"repro", repro_command(r, c)}});
+    }
+    return j;
+}
+
+}  // namespace flipcheck::cli

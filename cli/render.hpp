@@ -1,0 +1,27 @@
+// Turning reports into text and JSON. Counterexamples always carry hex bits, the decimal value,
+// the class, the law, expected and actual, and a command that reproduces just that key.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "flipcheck/report.hpp"
+
+namespace flipcheck::cli {
+
+struct described {
+    std::string hex, value, kind;  // "0x80000000", "-0", "zero-"
+};
+described describe(const std::string& format, std::uint64_t bits);
+
+std::string law_list(law_set laws);
+std::string verdict(const sweep_report& r);
+std::string repro_command(const sweep_report& r, const counterexample& c);
+std::string render_counterexample(const sweep_report& r, const counterexample& c);
+std::string render_summary(const sweep_report& r);
+nlohmann::json to_json(const sweep_report& r);
+std::string human_rate(double per_second);
+std::string human_seconds(double s);
+
+}  // namespace flipcheck::cli

@@ -1,0 +1,26 @@
+// The main job over all 2^32 binary32 keys of every built-in (label: exhaustive), and the same
+// job with a mutant registered, which must make it fail and print the counterexamples.
+#include <gtest/gtest.h>
+
+#include "run_command.hpp"
+
+using flipcheck::test::run_flipcheck;
+
+TEST(main_job, every_built_in_passes_on_the_cpu) {
+    const auto r = run_flipcheck("--device cpu");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("12/12 passed"), std::string::npos) << r.output;
+    // binary32 rows cover all 2^32 keys.
+    std::size_t rows = 0;
+    for (auto at = r.output.find("4294967296 pass"); at != std::string::npos; at = r.output.find("4294967296 pass", at + 1))
+        ++rows;
+    EXPECT_EQ(rows, 3u) << r.output;
+}
+
+TEST(main_job, a_registered_mutant_makes_it_exit_1_with_counterexamples) {
+    const auto r = run_flipcheck("--device cpu --with-mutant wrong_at_neg_denorm_min");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("12/16 passed"), std::string::npos) << r.output;
+    // The one bad successor pair of binary32: keys 0x7ffffffd/0x7ffffffe.
+    EXPECT_NE(r.output.find("successor_order broken at key 0x7ffffffd"), std::string::npos) << r.output;
+}

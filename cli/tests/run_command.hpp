@@ -1,0 +1,27 @@
+// Runs the flipcheck binary as a user would, capturing exit code and output.
+#pragma once
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace flipcheck::test {
+
+struct command_result {
+    int exit_code;
+    std::string output;  // stdout and stderr together
+};
+
+inline command_result run_flipcheck(const std::string& args) {
+    const std::string cmd = std::string(FLIPCHECK_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return {-1, "popen failed"};
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+    const int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out};
+}
+
+}  // namespace flipcheck::test
