@@ -131,3 +131,24 @@ TEST(law, arg_agreement_respects_the_tie_policy) {
     EXPECT_TRUE(R::arg_agreement(any, fc::reduce_op::max, xs, 1));
     EXPECT_TRUE(R::arg_agreement(any, fc::reduce_op::max, xs, 7));  // out of range is never right
 }
+
+// The sweep's quick filter may over-report but must never miss: on every 16-bit key of every
+// mapping and mutant, quick_failures must contain failures.
+template <class M>
+void expect_quick_filter_sound() {
+    for (std::uint32_t k = 0; k <= 0xffff; ++k) {
+        const auto exact = fc::mapping_laws<M>::failures(std::uint16_t(k));
+        const auto quick = fc::mapping_laws<M>::quick_failures(std::uint16_t(k));
+        ASSERT_EQ(exact & ~quick, 0u) << M::name << " key " << k;
+    }
+}
+
+TEST(law, quick_filter_never_misses_a_failure) {
+    expect_quick_filter_sound<fc::sign_flip<fc::binary16>>();
+    expect_quick_filter_sound<fc::signed_key<fc::bfloat16>>();
+    expect_quick_filter_sound<fc::mutants::sign_bit_only<fc::binary16>>();
+    expect_quick_filter_sound<fc::mutants::no_invert_negatives<fc::bfloat16>>();
+    expect_quick_filter_sound<fc::mutants::wrong_inverse_branch<fc::binary16>>();
+    expect_quick_filter_sound<fc::mutants::zeros_swapped<fc::binary16>>();
+    expect_quick_filter_sound<nan_in_middle>();
+}

@@ -48,16 +48,20 @@ constexpr key_range full_range() noexcept {
     return {0, F::width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << F::width)};
 }
 
-// Failure accumulated over keys [base, base + n), masked to `laws`. Kept out of line so the
-// compiler treats it as one loop to vectorize; built for AVX2 and AVX-512 with runtime dispatch.
-template <mapping M>
+// Failures accumulated over keys [base, base + n), masked to `laws`: with Quick, through the sound
+// filter mapping_laws::quick_failures (may over-report, never misses); else exactly. Kept out of
+// line so each is one loop to vectorize, and built for AVX2 and AVX-512 with runtime dispatch.
+template <mapping M, bool Quick>
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 [[gnu::target_clones("default", "avx2", "arch=x86-64-v4")]]
 #endif
 [[gnu::noinline]] law_set any_failure(typename M::format::storage base, std::uint32_t n, law_set laws) noexcept {
     using S = typename M::format::storage;
     law_set acc = 0;
-    for (std::uint32_t i = 0; i < n; ++i) acc |= mapping_laws<M>::failures(S(base + S(i)));
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const S k = S(base + S(i));
+        acc |= Quick ? mapping_laws<M>::quick_failures(k) : mapping_laws<M>::failures(k);
+    }
     return acc & laws;
 }
 
@@ -95,7 +99,9 @@ range_findings check_range(std::uint64_t begin, std::uint64_t end, law_set laws,
     range_findings out;
     for (std::uint64_t b = begin; b < end; b += batch) {
         const std::uint64_t n = std::min(batch, end - b);
-        if (!any_failure<M>(S(b), std::uint32_t(n), laws)) continue;
+        // Three tiers: quick filter, exact vector check, then key by key only where something failed.
+        if (!any_failure<M, true>(S(b), std::uint32_t(n), laws)) continue;
+        if (!any_failure<M, false>(S(b), std::uint32_t(n), laws)) continue;
         for (std::uint64_t i = 0; i < n; ++i) check_key<M>(S(b + i), laws, limit, out);
     }
     return out;
