@@ -12,6 +12,13 @@
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/oracle.hpp"
 
+// The laws combine bools with & and | on purpose: no short-circuit branches, so loops vectorize.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#endif
+
 namespace flipcheck {
 
 enum class law_id : std::uint8_t {
@@ -198,3 +205,7 @@ struct reducer_laws {
 };
 
 }  // namespace flipcheck
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif

@@ -5,6 +5,13 @@
 
 #include "flipcheck/mapping.hpp"
 
+// The laws combine bools with & and | on purpose: no short-circuit branches, so loops vectorize.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#endif
+
 namespace flipcheck::mutants {
 
 // Flips only the sign bit: negatives then sort backwards (a common first attempt).
@@ -70,3 +77,7 @@ struct wrong_at_neg_denorm_min : swapped_pair<F, static_cast<typename F::storage
 };
 
 }  // namespace flipcheck::mutants
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif

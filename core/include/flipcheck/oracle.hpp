@@ -11,6 +11,13 @@
 #include "flipcheck/format.hpp"
 #include "flipcheck/policy.hpp"
 
+// The laws combine bools with & and | on purpose: no short-circuit branches, so loops vectorize.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#endif
+
 namespace flipcheck::oracle {
 
 using flipcheck::detail::isnan;
@@ -190,3 +197,7 @@ FLIPCHECK_HD inline bool same_result(policy p, typename F::storage a, typename F
 }
 
 }  // namespace flipcheck::oracle
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
