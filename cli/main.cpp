@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "flipcheck/error.hpp"
+#include "mutants.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
 #include "render.hpp"
@@ -181,6 +182,41 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     return passed == total ? exit_pass : exit_fail;
 }
 
+int run_mutants(const std::string& device, const std::string& json, bool markdown) {
+    auto out = open_output(json);
+    const backend b = choose_backend(device);
+    nlohmann::json rows = nlohmann::json::array();
+    int killed = 0, total = 0;
+    if (markdown) {
+        fmt::print("| mutant | kind | bug class from | killed by | driver | counterexample |\n| --- | --- | --- | --- | --- | --- |\n");
+    } else {
+        fmt::print("{:<26} {:<11} {:<8} {:<22} {:<10} {:>9} {:>9}  {}\n", "mutant", "kind", "verdict", "killed by", "driver",
+                   "time", "cases", "minimal counterexample");
+    }
+    for (const auto& m : mutant_zoo()) {
+        if (m.needs_gpu && b != backend::gpu) continue;
+        const kill_result k = m.kill(b);
+        ++total;
+        killed += k.killed;
+        if (markdown) {
+            fmt::print("| `{}` | {} | {} | {} | {} | `{}` |\n", m.name, m.kind, m.origin, k.killed ? k.law : "SURVIVED",
+                       k.driver, k.counterexample);
+        } else {
+            fmt::print("{:<26} {:<11} {:<8} {:<22} {:<10} {:>9} {:>9}  {}\n", m.name, m.kind, k.killed ? "killed" : "SURVIVED",
+                       k.law, k.driver, human_seconds(k.seconds), k.cases, k.counterexample);
+        }
+        std::fflush(stdout);
+        rows.push_back({{"mutant", m.name}, {"kind", m.kind}, {"origin", m.origin}, {"description", m.description},
+                        {"killed", k.killed}, {"law", k.law}, {"driver", k.driver}, {"seconds", k.seconds},
+                        {"cases", k.cases}, {"counterexample", k.counterexample}});
+        if (interrupted) break;
+    }
+    if (!markdown) fmt::print("\n{}/{} killed\n", killed, total);
+    if (out) *out << rows.dump(2) << '\n';
+    if (interrupted) return exit_interrupted;
+    return killed == total ? exit_pass : exit_fail;
+}
+
 int run_list() {
     fmt::print("formats:\n");
     for (const auto& f : format_names()) fmt::print("  {}\n", f);
@@ -234,6 +270,12 @@ int main(int argc, char** argv) {
     sweep->add_option("--keys", sa.keys, "BEGIN:END: check keys in [BEGIN, END)");
     sweep->add_option("--threads", sa.threads, "CPU threads (default: all)");
     auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
+    std::string mutants_device = "auto", mutants_json;
+    bool markdown = false;
+    auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
+    mutants->add_option("--device", mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
+    mutants->add_flag("--markdown", markdown, "print the kill table as Markdown (for the README)");
 
     try {
         app.parse(argc, argv);
@@ -249,6 +291,7 @@ int main(int argc, char** argv) {
     try {
         if (*sweep) return run_sweep(sa);
         if (*list) return run_list();
+        if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);
     } catch (const fc::input_error& e) {
         fmt::print(stderr, "flipcheck: {}\n", e.what());

@@ -110,7 +110,10 @@ std::string human_rate(double v) {
     return fmt::format("{:.0f} /s", v);
 }
 
-std::string human_seconds(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
+std::string human_seconds(double s) {
+    if (s < 1e-3) return fmt::format("{:.0f} us", s * 1e6);
+    return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s);
+}
 
 std::string render_summary(const sweep_report& r) {
     std::string s = fmt::format("{} {} [{} {}] laws={} keys={}{} verdict={} time={} rate={}\n", r.format, r.mapping,

@@ -3,6 +3,7 @@
 #pragma once
 #include <string_view>
 
+#include "flipcheck/atomic.hpp"
 #include "flipcheck/mapping.hpp"
 
 // The laws combine bools with & and | on purpose: no short-circuit branches, so loops vectorize.
@@ -74,6 +75,54 @@ struct zeros_swapped : swapped_pair<F, F::sign_mask, F::zero> {
 template <format F>
 struct wrong_at_neg_denorm_min : swapped_pair<F, static_cast<typename F::storage>(F::sign_mask | 1u), static_cast<typename F::storage>(F::sign_mask | 2u)> {
     static constexpr std::string_view name = "wrong_at_neg_denorm_min";
+};
+
+// Wrong at pi alone (0x40490fdb traded with its successor): no edge value is near it, so random
+// testing almost never meets it and only the exhaustive sweep can be trusted to.
+template <format F>
+struct swapped_pi : swapped_pair<F, static_cast<typename F::storage>(0x40490fdbu), static_cast<typename F::storage>(0x40490fdcu)> {
+    static_assert(F::width == 32, "pi's pattern is a binary32 one");
+    static constexpr std::string_view name = "wrong_at_pi";
+};
+
+// Rust's signed key compared as unsigned, without the sign-bit flip of the unsigned view:
+// every negative key has its MSB set, so negatives sort above positives.
+template <format F>
+struct signed_key_as_unsigned {
+    using format = F;
+    using storage = typename F::storage;
+    static constexpr std::string_view name = "signed_key_as_unsigned";
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept { return storage(signed_key<F>::signed_encode(b)); }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept {
+        return signed_key<F>::signed_decode(typename signed_key<F>::signed_storage(k));
+    }
+};
+
+// Unsigned atomicMax/Min straight on the float bits (the libcudacxx bug class): right while every
+// value is positive, wrong as soon as signs mix (negatives compare above positives).
+template <format F, reduce_op Op>
+struct raw_unsigned {
+    using format = F;
+    using S = typename F::storage;
+    static constexpr reduce_op op = Op;
+    static constexpr std::string_view name = "raw_unsigned_atomic";
+    static constexpr policy declared{nan_policy::undefined, zero_policy::ordered, tie_policy::any};
+    FLIPCHECK_HD static constexpr S init() noexcept {
+        return Op == reduce_op::max ? S(F::infinity | F::sign_mask) : F::infinity;
+    }
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
+        if (Op == reduce_op::max) w.fetch_max(bits);
+        else w.fetch_min(bits);
+    }
+    FLIPCHECK_HD static S result(S word) noexcept { return word; }
+};
+
+// A strategy claiming a policy it does not implement: seed 000's snippet has no NaN handling
+// (its keys give total_order), so claiming propagate or ignore is a bug.
+template <class Strategy, nan_policy Claimed>
+struct claims : Strategy {
+    static constexpr policy declared{Claimed, Strategy::declared.zero, Strategy::declared.ties};
 };
 
 }  // namespace flipcheck::mutants

@@ -1,0 +1,156 @@
+// Float atomic max/min built on integer atomics, written once over a "word" backend: the same
+// update code runs on a CUDA global or shared word (gpu/) and on a CPU word that replays an
+// interleaving chosen by a test or a fuzzer. Each strategy declares the policy it claims; the
+// reducer laws judge it against the oracle.
+//
+// A Word over unsigned storage S provides: S load(), fetch_max(S), fetch_min(S),
+// fetch_max_signed(S), fetch_min_signed(S) (the bits compared as two's complement), and
+// S cas(S expected, S desired) returning the old value.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "flipcheck/mapping.hpp"
+#include "flipcheck/oracle.hpp"
+#include "flipcheck/policy.hpp"
+
+namespace flipcheck::atomic {
+
+// The mapped-key strategy: the word holds keys and integer max/min does the work. The NaN
+// policy decides what a NaN contributes: total_order its own key; propagate the canonical NaN
+// that wins (+qNaN for max, -qNaN for min); ignore nothing. With ignore, an all-NaN input leaves
+// the initial key, which decodes to a NaN, as maximumNumber demands.
+template <mapping M, nan_policy P, reduce_op Op>
+struct mapped {
+    using F = typename M::format;
+    using format = F;
+    using S = typename F::storage;
+    static constexpr reduce_op op = Op;
+    static constexpr std::string_view name = "mapped";
+    static constexpr policy declared{P, zero_policy::ordered, tie_policy::any};
+
+    FLIPCHECK_HD static constexpr S init() noexcept { return Op == reduce_op::max ? S(0) : F::all_ones; }
+    FLIPCHECK_HD static S contribution(S bits) noexcept {
+        if (P == nan_policy::propagate && F::is_nan_bits(bits))
+            return M::encode(Op == reduce_op::max ? F::quiet_nan : S(F::quiet_nan | F::sign_mask));
+        return M::encode(bits);
+    }
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
+        if (P == nan_policy::ignore && F::is_nan_bits(bits)) return;
+        const S key = contribution(bits);
+        if (Op == reduce_op::max) w.fetch_max(key);
+        else w.fetch_min(key);
+    }
+    FLIPCHECK_HD static S result(S word) noexcept { return M::decode(word); }
+};
+
+// Seed 004's trick on raw bits: for min, a negative value (by its sign bit) takes unsigned
+// atomicMax and a positive one signed atomicMin; max mirrors it. Valid for numbers; a NaN acts
+// by its bits (no NaN handling), so it claims only the undefined NaN policy. The word starts at
+// +inf for min and -inf for max.
+// GeZero = true is the predecessor seed 004 warns about: `val >= 0` picks the branch, so -0
+// takes the signed one. It is kept as a mutant.
+template <format F, reduce_op Op, bool GeZero = false>
+struct signbit_dispatch {
+    using format = F;
+    using S = typename F::storage;
+    static constexpr reduce_op op = Op;
+    static constexpr std::string_view name = GeZero ? "seed004_ge0" : "seed004_signbit";
+    static constexpr policy declared{nan_policy::undefined, zero_policy::ordered, tie_policy::any};
+    FLIPCHECK_HD static constexpr S init() noexcept {
+        return Op == reduce_op::min ? F::infinity : S(F::infinity | F::sign_mask);
+    }
+    FLIPCHECK_HD static bool negative(S bits) noexcept {
+        return GeZero ? !(F::to_value(bits) >= 0) : oracle::signbit(F::to_value(bits));
+    }
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
+        const bool neg = negative(bits);
+        if (Op == reduce_op::min) neg ? void(w.fetch_max(bits)) : void(w.fetch_min_signed(bits));
+        else neg ? void(w.fetch_min(bits)) : void(w.fetch_max_signed(bits));
+    }
+    FLIPCHECK_HD static S result(S word) noexcept { return word; }
+};
+
+// The CAS-loop baseline: load, combine with C fmax/fmin, compare-and-swap until it sticks. It
+// claims what C promises: NaNs lose to numbers, and the sign of fmax(-0, +0) is unspecified.
+template <format F, reduce_op Op>
+struct cas_loop {
+    using format = F;
+    using S = typename F::storage;
+    using V = typename F::value_type;
+    static constexpr reduce_op op = Op;
+    static constexpr std::string_view name = "cas_fmax";
+    static constexpr policy declared{nan_policy::ignore, zero_policy::equal, tie_policy::any};
+    FLIPCHECK_HD static constexpr S init() noexcept { return F::quiet_nan; }  // loses to any number
+    FLIPCHECK_HD static V c_fmax(V a, V b) noexcept {
+#if defined(__CUDA_ARCH__)
+        return Op == reduce_op::max ? ::fmax(a, b) : ::fmin(a, b);
+#else
+        return Op == reduce_op::max ? std::fmax(a, b) : std::fmin(a, b);
+#endif
+    }
+    // fmax returns one of its operands (or a NaN when both are): keep whichever it chose.
+    FLIPCHECK_HD static S combine(S old, S bits) noexcept {
+        const V r = c_fmax(F::to_value(old), F::to_value(bits));
+        return bit_cast<typename oracle::impl::uint_of<V>::type>(r) ==
+                       bit_cast<typename oracle::impl::uint_of<V>::type>(F::to_value(bits))
+                   ? bits
+                   : old;
+    }
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
+        S old = w.load();
+        for (;;) {
+            const S want = combine(old, bits);
+            if (want == old) return;
+            const S seen = w.cas(old, want);
+            if (seen == old) return;
+            old = seen;
+        }
+    }
+    FLIPCHECK_HD static S result(S word) noexcept { return word; }
+};
+
+// Argmax/argmin through one 64-bit atomic: the mapped key in the high word and the index in the
+// low word, arranged so that ties pick the lowest index (max stores ~index, min stores index).
+// LowestIndex = false is the mutant that forgets the inversion. Formats up to 32 bits.
+template <mapping M, reduce_op Op, bool LowestIndex = true>
+struct packed_arg {
+    using F = typename M::format;
+    using format = F;
+    using S = typename F::storage;
+    static_assert(F::width <= 32, "the key and a 32-bit index must fit in 64 bits");
+    static constexpr reduce_op op = Op;
+    static constexpr std::string_view name = LowestIndex ? "packed_arg" : "packed_arg_no_inversion";
+    static constexpr policy declared{nan_policy::total_order, zero_policy::ordered, tie_policy::lowest_index};
+    static constexpr bool invert = (Op == reduce_op::max) == LowestIndex;
+
+    FLIPCHECK_HD static constexpr std::uint64_t init() noexcept { return Op == reduce_op::max ? 0 : ~std::uint64_t(0); }
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S bits, std::uint32_t index) noexcept {
+        const std::uint64_t packed = std::uint64_t(M::encode(bits)) << 32 | (invert ? ~index : index);
+        if (Op == reduce_op::max) w.fetch_max(packed);
+        else w.fetch_min(packed);
+    }
+    FLIPCHECK_HD static std::uint32_t index(std::uint64_t word) noexcept {
+        return invert ? ~std::uint32_t(word) : std::uint32_t(word);
+    }
+};
+
+// A CPU word: each call is one atomic step. Replaying updates in a chosen order is exactly an
+// interleaving of atomic read-modify-writes, since each of them is linearizable.
+template <class S>
+struct sequential_word {
+    S value;
+    S load() const { return value; }
+    S fetch_max(S v) { const S old = value; value = v > value ? v : value; return old; }
+    S fetch_min(S v) { const S old = value; value = v < value ? v : value; return old; }
+    S fetch_max_signed(S v) { const S old = value; value = as_signed(v) > as_signed(value) ? v : value; return old; }
+    S fetch_min_signed(S v) { const S old = value; value = as_signed(v) < as_signed(value) ? v : value; return old; }
+    S cas(S expected, S desired) { const S old = value; if (old == expected) value = desired; return old; }
+    static auto as_signed(S v) { return typename detail::signed_of<S>::type(v); }
+};
+
+}  // namespace flipcheck::atomic
