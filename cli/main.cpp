@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "flipcheck/error.hpp"
+#include "audit.hpp"
 #include "mutants.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
@@ -103,6 +104,7 @@ struct sweep_args {
     bool all = false;
     std::size_t limit = 16;
     unsigned threads = 0;
+    double checkpoint_every = 1.0;
 };
 
 int run_sweep(const sweep_args& a) {
@@ -127,6 +129,7 @@ int run_sweep(const sweep_args& a) {
         if (o.range->end <= o.range->begin) throw fc::input_error("bad --keys: END must be greater than BEGIN");
     }
     o.checkpoint = a.checkpoint;
+    o.checkpoint_every = a.checkpoint_every;
     check_checkpoint_writable(o.checkpoint);
     auto out = open_output(a.json);
     const backend b = choose_backend(a.device);
@@ -217,6 +220,34 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
     return killed == total ? exit_pass : exit_fail;
 }
 
+int run_audit_command(const std::string& device, const std::string& json) {
+    auto out = open_output(json);
+    const backend b = choose_backend(device);
+    fmt::print("flipcheck audit: which policy each reducer really implements (binary32)\n");
+    for (const auto& v : audit_versions()) fmt::print("  {}\n", v);
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& s : audit_subjects(b)) {
+        const audit_row r = run_audit(s);
+        fmt::print("\n{:<34} {}{}\n", s.name, r.verdict.policy, r.verdict.position_dependent ? " [position-dependent]" : "");
+        nlohmann::json evidence = nlohmann::json::array(), rejected = nlohmann::json::array();
+        for (const auto& [name, o] : r.verdict.rejected) {
+            const std::string line = render_observation(s, o);
+            fmt::print("    not {}: {}\n", name, line);
+            rejected.push_back({{"candidate", name}, {"evidence", line}});
+        }
+        for (const auto& o : r.verdict.proof) {
+            const std::string line = render_observation(s, o);
+            fmt::print("    {}\n", line);
+            evidence.push_back(line);
+        }
+        rows.push_back({{"subject", s.name}, {"library", s.library}, {"op", to_string(s.op)}, {"verdict", r.verdict.policy},
+                        {"position_dependent", r.verdict.position_dependent}, {"rejected", rejected}, {"evidence", evidence}});
+        std::fflush(stdout);
+    }
+    if (out) *out << nlohmann::json{{"versions", audit_versions()}, {"rows", rows}}.dump(2) << '\n';
+    return exit_pass;
+}
+
 int run_list() {
     fmt::print("formats:\n");
     for (const auto& f : format_names()) fmt::print("  {}\n", f);
@@ -263,6 +294,8 @@ int main(int argc, char** argv) {
     sweep->add_option("--device", sa.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     sweep->add_option("--shard", sa.shard, "i/n: check only the i-th of n equal slices of the keys");
     sweep->add_option("--checkpoint", sa.checkpoint, "FILE to resume from and save progress to");
+    sweep->add_option("--checkpoint-every", sa.checkpoint_every, "seconds between checkpoint saves (default 1)")
+        ->check(CLI::PositiveNumber);
     sweep->add_flag("--all", sa.all, "run to the end instead of stopping after --limit counterexamples");
     sweep->add_option("--limit", sa.limit, "stop after this many counterexamples (default 16)")->check(CLI::PositiveNumber);
     sweep->add_option("--json", sa.json, "also write the report as JSON to FILE");
@@ -272,6 +305,10 @@ int main(int argc, char** argv) {
     auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
     std::string mutants_device = "auto", mutants_json;
     bool markdown = false;
+    std::string audit_device = "auto", audit_json;
+    auto* audit = app.add_subcommand("audit", "what third-party reducers (std, Thrust, CUB) really return on edge inputs");
+    audit->add_option("--device", audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    audit->add_option("--json", audit_json, "also write the audit as JSON to FILE");
     auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
     mutants->add_option("--device", mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
@@ -291,6 +328,7 @@ int main(int argc, char** argv) {
     try {
         if (*sweep) return run_sweep(sa);
         if (*list) return run_list();
+        if (*audit) return run_audit_command(audit_device, audit_json);
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);
     } catch (const fc::input_error& e) {

@@ -30,7 +30,7 @@ TEST(checkpoint, sigint_then_resume_counts_every_key_exactly_once) {
     const auto dir = std::filesystem::temp_directory_path() / ("flipcheck_ckpt_" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     const auto ckpt = dir / "sweep.ckpt", first = dir / "first.json", second = dir / "second.json";
-    const std::string args = "sweep --format binary32 --mapping zeros_swapped --all --threads 1 --checkpoint " + ckpt.string();
+    const std::string args = "sweep --format binary32 --mapping zeros_swapped --all --threads 1 --checkpoint-every 0.05 --checkpoint " + ckpt.string();
 
     const pid_t child = fork();
     ASSERT_GE(child, 0);
@@ -39,8 +39,8 @@ TEST(checkpoint, sigint_then_resume_counts_every_key_exactly_once) {
         execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
-    // Wait until the first checkpoint is on disk (it is saved every second), then interrupt.
-    for (int i = 0; i < 200 && !std::filesystem::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Wait until the first checkpoint is on disk (saved every 50 ms here), then interrupt.
+    for (int i = 0; i < 2000 && !std::filesystem::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     kill(child, SIGINT);
     int status = 0;
     waitpid(child, &status, 0);

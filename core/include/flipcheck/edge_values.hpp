@@ -29,22 +29,39 @@ std::vector<typename F::storage> edge_values() {
     return out;
 }
 
-// One draw: a third uniform raw patterns, a third edge values (NaNs get random payloads), a third a
-// uniform exponent then a uniform mantissa, so tiny and huge magnitudes are as common as 1.0.
+// One draw: a third uniform raw patterns; a third edge values, choosing the class first (zero,
+// infinity, NaN with a random payload, a subnormal edge, a normal edge) so that each class of each
+// sign comes up in over 2% of draws; a third a uniform exponent then a uniform mantissa, so that
+// tiny and huge magnitudes are as common as ordinary ones.
 template <format F, class Rng>
 typename F::storage random_bits(Rng& rng) {
     using S = typename F::storage;
-    static const std::vector<S> edges = edge_values<F>();
     const std::uint64_t r = rng();
+    const S sign = (r & 8) ? F::sign_mask : S(0);
     switch (r % 3) {
         case 0: return S(rng());
         case 1: {
-            S v = edges[(r / 3) % edges.size()];
-            if (F::is_nan_bits(v) && (r & (1u << 20))) v = S((v & ~F::mantissa_mask) | (v & F::quiet_bit) | S(rng() & (F::quiet_bit - 1)) | S(1));
-            return v;
+            const std::uint64_t pick = (r >> 4) % 3;
+            switch ((r >> 8) % 5) {
+                case 0: return S(sign | F::zero);
+                case 1: return S(sign | F::infinity);
+                case 2: {  // quiet or signalling, canonical or with a random (non-zero) payload
+                    const S quiet = (r & 16) ? F::quiet_bit : S(0);
+                    const S payload = (r & 32) ? S(rng() & (F::quiet_bit - 1)) : S(0);
+                    return S(sign | F::infinity | quiet | (payload == 0 && quiet == 0 ? S(1) : payload));
+                }
+                case 3: {
+                    const S sub[] = {F::denorm_min, S(F::denorm_min + 1), F::max_subnormal};
+                    return S(sign | sub[pick]);
+                }
+                default: {
+                    const S normal[] = {F::min_normal, F::one, F::max_finite};
+                    const S v = normal[pick];
+                    return S(sign | ((r & 64) ? v : S(v - ((r & 128) ? 1 : 0))));
+                }
+            }
         }
         default: {
-            const S sign = (r & 8) ? F::sign_mask : S(0);
             const S exponent = S((rng() % ((std::uint64_t(1) << F::exponent_bits))) << F::mantissa_bits);
             return S(sign | exponent | S(rng() & F::mantissa_mask));
         }

@@ -39,6 +39,7 @@ struct sweep_options {
     bool all = false;                // ...unless all is set
     unsigned threads = 0;            // 0: every hardware thread
     std::filesystem::path checkpoint;  // empty: none
+    double checkpoint_every = 1.0;     // seconds between checkpoint saves
     std::function<void(const sweep_progress&)> progress;  // called from the calling thread
     const std::atomic<bool>* stop = nullptr;  // set (from a signal handler) to interrupt
 };
@@ -193,10 +194,10 @@ sweep_report sweep(const sweep_options& o) {
     while (!all_done() && !stopping()) {
         {
             std::unique_lock lock(mu);
-            chunk_done.wait_for(lock, std::chrono::milliseconds(50));
+            chunk_done.wait_for(lock, std::chrono::duration<double>(std::min(0.05, o.checkpoint_every)));
         }
         if (o.progress) o.progress({keys_done.load(), r.size(), std::chrono::duration<double>(clock::now() - t0).count()});
-        if (clock::now() - last_save > std::chrono::seconds(1)) {
+        if (std::chrono::duration<double>(clock::now() - last_save).count() >= o.checkpoint_every) {
             save();
             last_save = clock::now();
         }

@@ -1,0 +1,29 @@
+// The audit's subjects and rows; see audit.cpp and core's flipcheck/audit.hpp.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "flipcheck/audit.hpp"
+#include "registry.hpp"
+
+namespace flipcheck::cli {
+
+struct audit_subject {
+    std::string name, library;
+    reduce_op op;
+    bool arg;  // answers an index rather than bits
+    std::function<std::optional<std::uint64_t>(const audit::input&)> run;
+};
+
+struct audit_row {
+    audit_subject subject;
+    audit::verdict verdict;
+};
+
+std::vector<audit_subject> audit_subjects(backend b);
+std::vector<std::string> audit_versions();
+audit_row run_audit(const audit_subject& s);
+std::string render_observation(const audit_subject& s, const audit::observation& o);
+
+}  // namespace flipcheck::cli
