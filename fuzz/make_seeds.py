@@ -72,5 +72,22 @@ def main():
                 f.write(bytes([i * 3 + mapping]) + b"".join(le(w, v) for v in vals))
 
 
+def atomic_seeds():
+    """atomic_interleaving: head (op, format, strategy), threads, n, values, schedule."""
+    os.makedirs("corpus/atomic_interleaving", exist_ok=True)
+    fmts = ["binary32", "binary16", "bfloat16"]
+    for fmt_index, fmt in enumerate(fmts):
+        w, e, m = FORMATS[fmt]
+        vals = list(specials(w, e, m).values())
+        for strategy in range(5):
+            for op in range(2):
+                head = op | (fmt_index << 1) | (strategy << 3)
+                n = len(vals)
+                body = bytes([head, 3, n - 1]) + b"".join(le(w, v) for v in vals) + bytes(range(64))
+                with open(f"corpus/atomic_interleaving/{fmt}_s{strategy}_op{op}", "wb") as f:
+                    f.write(body)
+
+
 if __name__ == "__main__":
     main()
+    atomic_seeds()
