@@ -18,7 +18,9 @@ namespace {
 template <class M>
 void check_keys(fc::fuzz::input& in) {
     using S = typename M::format::storage;
-    for (S k : in.all_bits<S>()) {
+    // At most 16 keys an input: more keys make each run slower without making the search better.
+    for (int i = 0; i < 16 && in.left(); ++i) {
+        const S k = in.bits<S>();
         const fc::law_set f = fc::mapping_laws<M>::failures(k);
         if (!f) continue;
         for (int l = 0; l < fc::mapping_law_count; ++l) {
