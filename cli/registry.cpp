@@ -46,6 +46,9 @@ std::vector<subject> make_subjects() {
     add_all_formats<mutants::wrong_inverse_branch>(s, false, "MUTANT: the inverse tests the MSB after flipping it");
     add_all_formats<mutants::zeros_swapped>(s, false, "MUTANT: -0 and +0 trade keys (Triton/sphexa bug class)");
     add_all_formats<mutants::wrong_at_neg_denorm_min>(s, false, "MUTANT: wrong at the single pattern -denorm_min");
+    add_all_formats<mutants::signed_key_as_unsigned>(s, false, "MUTANT: Rust's signed key compared as unsigned");
+    s.push_back({"binary32", "wrong_at_pi", false, "MUTANT: wrong at pi alone (only the exhaustive sweep finds it)",
+                 &run_sweep<mutants::swapped_pi<binary32>>});
     return s;
 }
 

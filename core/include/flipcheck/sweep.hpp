@@ -35,8 +35,8 @@ struct sweep_options {
     law_set laws = all_mapping_laws;
     std::optional<key_range> range;  // default: every key of the format
     shard part{};
-    std::size_t limit = 16;          // stop after this many counterexamples...
-    bool all = false;                // ...unless all is set
+    std::size_t limit = 16;          // keep this many counterexamples (the smallest keys) and stop...
+    bool all = false;                // ...unless all is set: then run to the end, counting every failure
     unsigned threads = 0;            // 0: every hardware thread
     std::filesystem::path checkpoint;  // empty: none
     double checkpoint_every = 1.0;     // seconds between checkpoint saves
@@ -126,7 +126,7 @@ sweep_report sweep(const sweep_options& o) {
     if (whole.end < whole.begin || whole.end - 1 > std::uint64_t(F::all_ones))
         throw input_error("key range is outside the key space of " + std::string(F::name));
     const key_range r = o.part.of(whole);
-    const std::size_t limit = o.all ? ~std::size_t(0) : o.limit;
+    const std::size_t limit = o.limit;
 
     checkpoint state;
     state.format = F::name;
@@ -153,7 +153,7 @@ sweep_report sweep(const sweep_options& o) {
     std::mutex mu;  // guards state
     std::condition_variable chunk_done;
     std::atomic<std::size_t> next{0};
-    std::atomic<bool> enough{state.counterexamples.size() >= limit};
+    std::atomic<bool> enough{!o.all && state.counterexamples.size() >= limit};
     std::atomic<std::uint64_t> keys_done{resumed};
     auto stopping = [&] { return enough.load() || (o.stop && o.stop->load()); };
     auto worker = [&] {
@@ -172,7 +172,11 @@ sweep_report sweep(const sweep_options& o) {
             for (int l = 0; l < mapping_law_count; ++l) state.failures_by_law[l] += f.failures_by_law[l];
             state.counterexamples.insert(state.counterexamples.end(), f.counterexamples.begin(), f.counterexamples.end());
             keys_done += keys_in(c);
-            if (state.counterexamples.size() >= limit) enough = true;
+            if (state.counterexamples.size() > 4 * limit) {  // keep memory bounded under --all
+                sort_counterexamples(state.counterexamples);
+                state.counterexamples.resize(limit);
+            }
+            if (!o.all && state.counterexamples.size() >= limit) enough = true;
             chunk_done.notify_all();
         }
     };
@@ -249,7 +253,7 @@ sweep_report structured_sweep(const sweep_options& o, std::uint64_t seed = 1, un
     using F = typename M::format;
     using S = typename F::storage;
     const auto t0 = std::chrono::steady_clock::now();
-    const std::size_t limit = o.all ? ~std::size_t(0) : o.limit;
+    const std::size_t limit = o.limit;
     std::vector<S> keys;
     for (S b : structured_patterns<F>(seed, randoms)) {
         const S k = M::encode(b);
@@ -261,7 +265,7 @@ sweep_report structured_sweep(const sweep_options& o, std::uint64_t seed = 1, un
     const std::uint64_t lo = slice * o.part.index, hi = o.part.index + 1 == o.part.count ? keys.size() : lo + slice;
     range_findings f;
     std::uint64_t checked = 0;
-    for (std::uint64_t i = lo; i < hi && f.counterexamples.size() < limit; ++i, ++checked) {
+    for (std::uint64_t i = lo; i < hi && (o.all || f.counterexamples.size() < limit); ++i, ++checked) {
         if (o.stop && o.stop->load()) break;
         check_key<M>(keys[i], o.laws, limit, f);
     }
