@@ -13,6 +13,7 @@
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/oracle.hpp"
 #include "flipcheck/policy.hpp"
+#include "flipcheck/reducer.hpp"
 
 namespace flipcheck::atomic {
 
@@ -30,15 +31,11 @@ struct mapped {
     static constexpr policy declared{P, zero_policy::ordered, tie_policy::any};
 
     FLIPCHECK_HD static constexpr S init() noexcept { return Op == reduce_op::max ? S(0) : F::all_ones; }
-    FLIPCHECK_HD static S contribution(S bits) noexcept {
-        if (P == nan_policy::propagate && F::is_nan_bits(bits))
-            return M::encode(Op == reduce_op::max ? F::quiet_nan : S(F::quiet_nan | F::sign_mask));
-        return M::encode(bits);
-    }
+    // What an element contributes is the reducers' rule (reducer.hpp), so the two cannot drift.
     template <class Word>
     FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
-        if (P == nan_policy::ignore && F::is_nan_bits(bits)) return;
-        const S key = contribution(bits);
+        if (!keyed_reducer<M>::contributes(declared, bits)) return;
+        const S key = keyed_reducer<M>::key(declared, Op, bits);
         if (Op == reduce_op::max) w.fetch_max(key);
         else w.fetch_min(key);
     }

@@ -1,0 +1,109 @@
+// The CPU reducers of reducer.hpp against the oracle, on gen::arrays<F>(): every fold shape
+// (sequential, pairwise tree, random permutation, simulated atomics with a random schedule) and
+// both arg reducers, for max and min, under each NaN policy (one test each), both zero policies and,
+// for arg reducers, every tie policy. The seed and thread count of the random folds are drawn
+// too, so a failure shrinks and replays with them. Mutant mappings must make them fail.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "flipcheck/law.hpp"
+#include "flipcheck/mutants.hpp"
+#include "flipcheck/reducer.hpp"
+#include "plugin.hpp"
+
+namespace fc = flipcheck;
+using fc::nan_policy;
+using fc::reduce_op;
+
+namespace {
+
+template <fc::format F>
+std::string show_result(std::optional<std::uint64_t> v, bool index) {
+    if (!v) return "none";
+    return index ? std::to_string(*v) : fc::gen::show<F>(typename F::storage(*v));
+}
+
+template <fc::format F>
+std::string explain(const char* reducer, fc::policy p, reduce_op op, const fc::counterexample& c,
+                    const std::vector<typename F::storage>& xs) {
+    const bool index = c.law == fc::law_id::arg_reducer_agreement;
+    return std::string(reducer) + " " + std::string(fc::to_string(op)) + " under nan=" + std::string(fc::to_string(p.nan)) +
+           " zero=" + std::string(fc::to_string(p.zero)) + (index ? " ties=" + std::string(fc::to_string(p.ties)) : "") +
+           ": expected " + show_result<F>(c.expected_empty ? std::nullopt : std::optional(c.expected), index) + ", got " +
+           show_result<F>(c.actual_empty ? std::nullopt : std::optional(c.actual), index) + " on " + fc::gen::show<F>(xs);
+}
+
+// One property: every reducer agrees with the oracle on one drawn array, under NaN policy P.
+template <fc::mapping M, nan_policy P>
+auto reducers_agree() {
+    return [] {
+        using F = typename M::format;
+        using S = typename F::storage;
+        using R = fc::keyed_reducer<M>;
+        using laws = fc::reducer_laws<F>;
+        const std::vector<S> xs = *fc::gen::arrays<F>();
+        const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
+        const unsigned threads = *rc::gen::inRange(1u, 300u);
+        const std::span<const S> s(xs);
+        for (auto zero : {fc::zero_policy::ordered, fc::zero_policy::equal}) {
+            for (auto op : {reduce_op::max, reduce_op::min}) {
+                fc::policy p{P, zero, fc::tie_policy::lowest_index};
+                auto value = [&](const char* name, std::optional<S> got) {
+                    if (auto c = laws::agreement(p, op, s, got)) RC_FAIL(explain<F>(name, p, op, *c, xs));
+                };
+                value("sequential", R::sequential(p, op, s));
+                value("pairwise_tree", R::pairwise_tree(p, op, s));
+                value("permuted", R::permuted(p, op, s, seed));
+                value("simulated_atomic", R::simulated_atomic(p, op, s, seed, threads));
+                for (auto ties : {fc::tie_policy::lowest_index, fc::tie_policy::highest_index, fc::tie_policy::any}) {
+                    p.ties = ties;
+                    auto index = [&](const char* name, std::optional<std::size_t> got) {
+                        if (auto c = laws::arg_agreement(p, op, s, got)) RC_FAIL(explain<F>(name, p, op, *c, xs));
+                    };
+                    index("arg_sequential", R::arg_sequential(p, op, s));
+                    index("arg_simulated_atomic", R::arg_simulated_atomic(p, op, s, seed, threads));
+                }
+            }
+        }
+    };
+}
+
+template <class M>
+class Reducers : public ::testing::Test {};
+using subjects = ::testing::Types<fc::sign_flip_branchless<fc::binary16>, fc::sign_flip_branchless<fc::bfloat16>,
+                                  fc::sign_flip_branchless<fc::binary32>, fc::sign_flip_branchless<fc::binary64>,
+                                  fc::sign_flip<fc::binary32>, fc::signed_key<fc::binary64>>;
+struct subject_name {
+    template <class M>
+    static std::string GetName(int) { return std::string(M::format::name) + "_" + std::string(M::name); }
+};
+TYPED_TEST_SUITE(Reducers, subjects, subject_name);
+
+}  // namespace
+
+TYPED_TEST(Reducers, total_order) { rc::detail::checkGTest(reducers_agree<TypeParam, nan_policy::total_order>()); }
+TYPED_TEST(Reducers, propagate) { rc::detail::checkGTest(reducers_agree<TypeParam, nan_policy::propagate>()); }
+TYPED_TEST(Reducers, ignore) { rc::detail::checkGTest(reducers_agree<TypeParam, nan_policy::ignore>()); }
+TYPED_TEST(Reducers, undefined) { rc::detail::checkGTest(reducers_agree<TypeParam, nan_policy::undefined>()); }
+
+// The same properties must fail when the reducers sit on a wrong mapping.
+template <class M, nan_policy P>
+void expect_fails() {
+    const auto result = fc::props::run_quietly(reducers_agree<M, P>());
+    EXPECT_TRUE(result.template is<rc::detail::FailureResult>())
+        << "reducers over mutant " << M::name << " (" << M::format::name << ") passed under " << fc::to_string(P);
+}
+
+TEST(ReducersCatch, mutant_mappings) {
+    namespace fm = fc::mutants;
+    expect_fails<fm::sign_bit_only<fc::binary32>, nan_policy::total_order>();  // negatives reversed
+    expect_fails<fm::sign_bit_only<fc::binary64>, nan_policy::ignore>();
+    expect_fails<fm::zeros_swapped<fc::binary16>, nan_policy::propagate>();  // -0 above +0
+    expect_fails<fm::zeros_swapped<fc::bfloat16>, nan_policy::total_order>();
+    expect_fails<fm::signed_key_as_unsigned<fc::binary32>, nan_policy::propagate>();
+}
