@@ -88,6 +88,19 @@ def atomic_seeds():
                     f.write(body)
 
 
+def reducer_seeds():
+    """reducers: format, how (policy x op), seed (8 bytes), threads, n, values."""
+    os.makedirs("corpus/reducers", exist_ok=True)
+    for fmt_index, fmt in enumerate(["binary32", "binary16", "bfloat16", "binary64"]):
+        w, e, m = FORMATS[fmt]
+        vals = list(specials(w, e, m).values())
+        for how in range(64):
+            body = bytes([fmt_index, how]) + bytes(8) + bytes([3, len(vals)]) + b"".join(le(w, v) for v in vals)
+            with open(f"corpus/reducers/{fmt}_{how}", "wb") as f:
+                f.write(body)
+
+
 if __name__ == "__main__":
     main()
+    reducer_seeds()
     atomic_seeds()
