@@ -10,6 +10,9 @@
 
 #include "flipcheck/audit.hpp"
 #include "render.hpp"
+#if FLIPCHECK_HAVE_GPU
+#include "gpu_audit.hpp"  // gpu/gpu_audit.hpp: CUB, Thrust device, fmaxf with and without FTZ
+#endif
 
 #if FLIPCHECK_HAVE_THRUST
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
@@ -97,10 +100,22 @@ std::vector<std::string> audit_versions() {
 #else
     v.push_back("Thrust: not found at build time (rows left out)");
 #endif
+#if FLIPCHECK_HAVE_GPU
+    v.push_back("GPU: " + gpu::cccl_version());
+#endif
     return v;
 }
 
-std::vector<audit_subject> audit_subjects(backend) { return cpu_subjects(); }
+std::vector<audit_subject> audit_subjects(backend b) {
+    std::vector<audit_subject> s = cpu_subjects();
+#if FLIPCHECK_HAVE_GPU
+    if (b == backend::gpu)
+        for (auto& g : gpu::audit_subjects()) s.push_back({g.name, g.library, g.op, g.arg, g.run});
+#else
+    (void)b;
+#endif
+    return s;
+}
 
 audit_row run_audit(const audit_subject& s) {
     audit_row row{s, audit::classify(s.op, s.arg, s.run)};

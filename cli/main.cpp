@@ -101,7 +101,7 @@ backend choose_backend(const std::string& device) {
 struct sweep_args {
     std::string format, mapping, device = "auto", shard, checkpoint, json, key, keys;
     std::vector<std::string> laws;
-    bool all = false;
+    bool all = false, cross_check = false;
     std::size_t limit = 16;
     unsigned threads = 0;
     double checkpoint_every = 1.0;
@@ -132,6 +132,13 @@ int run_sweep(const sweep_args& a) {
     o.checkpoint_every = a.checkpoint_every;
     check_checkpoint_writable(o.checkpoint);
     auto out = open_output(a.json);
+    if (a.cross_check) {
+        if (!gpu_available()) throw fc::input_error("--cross-check: no CUDA device is present (or this build has no GPU support)");
+        const auto diffs = s->cross_check(o);
+        for (const auto& d : diffs) fmt::print("cross-check difference: {}\n", d);
+        fmt::print("cross-check {} {}: GPU and CPU {}\n", a.format, a.mapping, diffs.empty() ? "agree exactly" : "DISAGREE");
+        if (!diffs.empty()) return exit_fail;
+    }
     const backend b = choose_backend(a.device);
     progress_printer progress(a.format + " " + a.mapping);
     o.progress = std::ref(progress);
@@ -302,6 +309,7 @@ int main(int argc, char** argv) {
     sweep->add_option("--key", sa.key, "check just this key (decimal or 0x-hex)");
     sweep->add_option("--keys", sa.keys, "BEGIN:END: check keys in [BEGIN, END)");
     sweep->add_option("--threads", sa.threads, "CPU threads (default: all)");
+    sweep->add_flag("--cross-check", sa.cross_check, "sweep on both GPU and CPU first; counts and first counterexamples must agree");
     auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
     std::string mutants_device = "auto", mutants_json;
     bool markdown = false;

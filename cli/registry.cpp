@@ -25,10 +25,20 @@ sweep_report run_sweep(const sweep_options& o, backend b) {
     return sweep<M>(o);
 }
 
+template <class M>
+std::vector<std::string> run_cross_check([[maybe_unused]] const sweep_options& o) {
+#if FLIPCHECK_HAVE_GPU
+    return gpu::cross_check<M>(o);
+#else
+    throw input_error("--cross-check needs a build with GPU support (FLIPCHECK_ENABLE_CUDA=ON)");
+#endif
+}
+
 template <template <class> class M>
 void add_all_formats(std::vector<subject>& out, bool builtin, std::string_view what) {
     auto add = [&]<class F>() {
-        out.push_back({std::string(F::name), std::string(M<F>::name), builtin, std::string(what), &run_sweep<M<F>>});
+        out.push_back({std::string(F::name), std::string(M<F>::name), builtin, std::string(what), &run_sweep<M<F>>,
+                       &run_cross_check<M<F>>});
     };
     add.template operator()<binary16>();
     add.template operator()<bfloat16>();
@@ -48,7 +58,7 @@ std::vector<subject> make_subjects() {
     add_all_formats<mutants::wrong_at_neg_denorm_min>(s, false, "MUTANT: wrong at the single pattern -denorm_min");
     add_all_formats<mutants::signed_key_as_unsigned>(s, false, "MUTANT: Rust's signed key compared as unsigned");
     s.push_back({"binary32", "wrong_at_pi", false, "MUTANT: wrong at pi alone (only the exhaustive sweep finds it)",
-                 &run_sweep<mutants::swapped_pi<binary32>>});
+                 &run_sweep<mutants::swapped_pi<binary32>>, &run_cross_check<mutants::swapped_pi<binary32>>});
     return s;
 }
 

@@ -17,6 +17,8 @@ struct subject {
     bool builtin;             // false: a mutant, kept out of the main job
     std::string description;  // one line
     std::function<sweep_report(const sweep_options&, backend)> run;
+    // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
+    std::function<std::vector<std::string>(const sweep_options&)> cross_check;
 };
 
 const std::vector<subject>& subjects();
