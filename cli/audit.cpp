@@ -117,8 +117,8 @@ std::vector<audit_subject> audit_subjects(backend b) {
     return s;
 }
 
-audit_row run_audit(const audit_subject& s) {
-    audit_row row{s, audit::classify(s.op, s.arg, s.run)};
+audit_row run_audit(const audit_subject& s, std::size_t randoms) {
+    audit_row row{s, audit::classify(s.op, s.arg, s.run, randoms)};
     return row;
 }
 

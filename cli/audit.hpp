@@ -23,7 +23,7 @@ struct audit_row {
 
 std::vector<audit_subject> audit_subjects(backend b);
 std::vector<std::string> audit_versions();
-audit_row run_audit(const audit_subject& s);
+audit_row run_audit(const audit_subject& s, std::size_t randoms);
 std::string render_observation(const audit_subject& s, const audit::observation& o);
 
 }  // namespace flipcheck::cli

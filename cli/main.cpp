@@ -227,14 +227,14 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
     return killed == total ? exit_pass : exit_fail;
 }
 
-int run_audit_command(const std::string& device, const std::string& json) {
+int run_audit_command(const std::string& device, const std::string& json, std::size_t randoms) {
     auto out = open_output(json);
     const backend b = choose_backend(device);
     fmt::print("flipcheck audit: which policy each reducer really implements (binary32)\n");
     for (const auto& v : audit_versions()) fmt::print("  {}\n", v);
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& s : audit_subjects(b)) {
-        const audit_row r = run_audit(s);
+        const audit_row r = run_audit(s, randoms);
         fmt::print("\n{:<34} {}{}\n", s.name, r.verdict.policy, r.verdict.position_dependent ? " [position-dependent]" : "");
         nlohmann::json evidence = nlohmann::json::array(), rejected = nlohmann::json::array();
         for (const auto& [name, o] : r.verdict.rejected) {
@@ -314,9 +314,11 @@ int main(int argc, char** argv) {
     std::string mutants_device = "auto", mutants_json;
     bool markdown = false;
     std::string audit_device = "auto", audit_json;
+    std::size_t audit_randoms = 2000;
     auto* audit = app.add_subcommand("audit", "what third-party reducers (std, Thrust, CUB) really return on edge inputs");
     audit->add_option("--device", audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     audit->add_option("--json", audit_json, "also write the audit as JSON to FILE");
+    audit->add_option("--randoms", audit_randoms, "random arrays per subject, beside the fixed battery (default 2000)");
     auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
     mutants->add_option("--device", mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
@@ -336,7 +338,7 @@ int main(int argc, char** argv) {
     try {
         if (*sweep) return run_sweep(sa);
         if (*list) return run_list();
-        if (*audit) return run_audit_command(audit_device, audit_json);
+        if (*audit) return run_audit_command(audit_device, audit_json, audit_randoms);
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);
     } catch (const fc::input_error& e) {

@@ -1,0 +1,159 @@
+// The GPU sweep, callable from plain host code: no CUDA types cross this header, so the CLI
+// (built by g++) links against flipcheck::gpu like any static library. The kernels live in
+// include/flipcheck/gpu/sweep.cuh; sweep.cu holds the launcher and its explicit instantiations.
+//
+// A GPU report means exactly what a CPU report means (report.hpp), field for field:
+//   - exhaustive (every format given a range, and binary16/bfloat16/binary32 without one): the
+//     same keys, counts and first counterexamples as flipcheck::sweep<M> run with threads = 1.
+//     The stop rule is the CPU driver's: keys go in chunks of detail::chunk_size_for(range), and
+//     without `all` the sweep stops after the chunk in which the counterexample count reaches the
+//     limit; with `all` it runs to the end. Either way it keeps the `limit` smallest. A CPU run
+//     with many threads may finish a few more chunks before it stops, so compare stopped-early
+//     runs with cross_check(), which accounts for that.
+//   - binary64 without a range: the structured domain, i.e. the CPU's structured_sweep key list
+//     followed by `random_keys` stratified random keys (one uniform key in each of that many equal
+//     slices of the key space, so they too ascend). With random_keys = 0 it is structured_sweep.
+//   - seconds is GPU kernel time (cudaEvents, summed over launches); sweep_timing adds wall time.
+//   - checkpoints are CPU-only (a 2^32-key sweep takes milliseconds): a checkpoint path throws.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flipcheck/error.hpp"
+#include "flipcheck/mapping.hpp"
+#include "flipcheck/mutants.hpp"
+#include "flipcheck/sweep.hpp"
+
+// Every (mapping, format) that has GPU kernels in this build: the built-ins and every mutant the
+// CLI registers. A subject outside the list makes gpu::sweep throw input_error (it still links).
+#define FLIPCHECK_GPU_EACH_FORMAT(X, MAP) \
+    X(MAP<::flipcheck::binary16>) X(MAP<::flipcheck::bfloat16>) X(MAP<::flipcheck::binary32>) X(MAP<::flipcheck::binary64>)
+#define FLIPCHECK_GPU_SUBJECTS(X)                                                 \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::sign_flip)                          \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::sign_flip_branchless)               \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::signed_key)                         \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::mutants::sign_bit_only)             \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::mutants::no_invert_negatives)       \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::mutants::wrong_inverse_branch)      \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::mutants::zeros_swapped)             \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::mutants::wrong_at_neg_denorm_min)   \
+    FLIPCHECK_GPU_EACH_FORMAT(X, ::flipcheck::mutants::signed_key_as_unsigned)    \
+    X(::flipcheck::mutants::swapped_pi<::flipcheck::binary32>)
+
+namespace flipcheck::gpu {
+
+// True iff a usable CUDA device is present. Never throws (no driver, no device: false).
+bool available() noexcept;
+
+// The binary64 structured domain. seed and randoms are structured_patterns' arguments (the CPU's
+// structured_sweep defaults); random_keys is zero or a power of two, at most 2^63.
+struct structured_params {
+    std::uint64_t seed = 1;
+    unsigned randoms = 1024;
+    std::uint64_t random_keys = std::uint64_t(1) << 35;
+};
+
+struct sweep_timing {
+    double kernel_seconds = 0;  // = report.seconds
+    double wall_seconds = 0;    // the whole call: setup, copies and host re-checks included
+    std::uint64_t launches = 0, census_launches = 0;
+};
+
+namespace detail {
+struct run_controls {
+    bool stop_early = true;  // false: check every key of the range even past the limit (cross_check)
+    bool structured = false;  // binary64 only: the structured domain (sweep() picks it without a range)
+    structured_params params{};
+};
+
+template <class M>
+sweep_report run(const sweep_options& o, const run_controls& c, sweep_timing* t);
+
+template <class M>
+inline constexpr bool has_kernel = false;
+#define FLIPCHECK_GPU_HAS_KERNEL(M) \
+    template <>                     \
+    inline constexpr bool has_kernel<M> = true;
+FLIPCHECK_GPU_SUBJECTS(FLIPCHECK_GPU_HAS_KERNEL)
+#undef FLIPCHECK_GPU_HAS_KERNEL
+
+template <class M>
+[[noreturn]] void no_kernel() {
+    throw input_error("this build has no GPU kernel for " + std::string(M::name) + " on " +
+                      std::string(M::format::name) + " (see FLIPCHECK_GPU_SUBJECTS in gpu/sweep.hpp); use --device cpu");
+}
+}  // namespace detail
+
+// The GPU counterpart of flipcheck::sweep<M> (and, for binary64 without a range, of
+// structured_sweep<M> plus random keys). report.backend is "gpu".
+template <class M>
+sweep_report sweep(const sweep_options& o, sweep_timing* timing = nullptr) {
+    if constexpr (detail::has_kernel<M>) {
+        detail::run_controls c;
+        c.structured = M::format::width == 64 && !o.range;
+        return detail::run<M>(o, c, timing);
+    } else {
+        detail::no_kernel<M>();
+    }
+}
+
+// The structured domain with explicit parameters (binary64 only; o.range is ignored).
+template <class M>
+sweep_report structured_sweep(const sweep_options& o, const structured_params& p = {}, sweep_timing* timing = nullptr) {
+    static_assert(M::format::width == 64, "the structured domain is for binary64");
+    if constexpr (detail::has_kernel<M>) {
+        detail::run_controls c;
+        c.structured = true;
+        c.params = p;
+        return detail::run<M>(o, c, timing);
+    } else {
+        detail::no_kernel<M>();
+    }
+}
+
+// Field-by-field comparison of what two runs found: format, mapping, domain, laws, range,
+// keys_checked, failing_keys, failures_by_law, the counterexample list, stopped_early and
+// interrupted. Returns one line per difference; empty means they agree.
+std::vector<std::string> compare_reports(const sweep_report& gpu, const sweep_report& cpu);
+
+// Runs the CPU driver and the GPU sweep with the same options and compares them. A multi-threaded
+// CPU run that stops early may have checked a few more chunks than the GPU (which stops like one
+// thread); then the GPU is run once more over exactly the CPU's keys, without stopping early, and
+// that run's counts are compared (the counterexamples of both GPU runs must match the CPU's).
+// For binary64 without a range, the CPU's structured_sweep is compared with the GPU's structured
+// domain without random keys.
+template <class M>
+std::vector<std::string> cross_check(const sweep_options& o) {
+    using F = typename M::format;
+    sweep_report cpu;
+    if constexpr (F::width == 64) {
+        if (!o.range) {
+            cpu = flipcheck::structured_sweep<M>(o);
+            structured_params p;
+            p.random_keys = 0;
+            return compare_reports(gpu::structured_sweep<M>(o, p), cpu);
+        }
+    }
+    cpu = flipcheck::sweep<M>(o);
+    const sweep_report g = gpu::sweep<M>(o);
+    if (g.keys_checked == cpu.keys_checked || cpu.interrupted || !cpu.stopped_early) return compare_reports(g, cpu);
+    std::vector<std::string> diffs;
+    if (g.counterexamples != cpu.counterexamples)
+        diffs.push_back("counterexamples: the GPU's first ones differ from the CPU's (the CPU checked " +
+                        std::to_string(cpu.keys_checked) + " keys, the GPU " + std::to_string(g.keys_checked) + ")");
+    if constexpr (detail::has_kernel<M>) {
+        sweep_options same = o;
+        same.range = key_range{cpu.range.begin, cpu.range.begin + cpu.keys_checked};
+        same.part = {};
+        detail::run_controls c;
+        c.stop_early = false;
+        sweep_report prefix = detail::run<M>(same, c, nullptr);
+        prefix.range = cpu.range;
+        prefix.stopped_early = cpu.stopped_early;
+        for (auto& d : compare_reports(prefix, cpu)) diffs.push_back("over the CPU's keys: " + d);
+    }
+    return diffs;
+}
+
+}  // namespace flipcheck::gpu
