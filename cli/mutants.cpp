@@ -13,6 +13,9 @@
 #include "flipcheck/subjects/seed002.hpp"
 #include "flipcheck/subjects/yamr.hpp"
 #include "render.hpp"
+#if FLIPCHECK_HAVE_GPU
+#include "subjects.hpp"  // gpu/subjects.hpp: YAMR and the atomic forms on the device
+#endif
 
 namespace flipcheck::cli {
 namespace {
@@ -247,6 +250,18 @@ kill_result kill_std_max_fold(backend) {
         {});
 }
 
+#if FLIPCHECK_HAVE_GPU
+// Seed 003's YAMR on the device, with its race: arrays of up to 1024 threads, one block.
+kill_result kill_yamr_gpu(bool volatile_shared) {
+    return kill_array<binary32>(
+        [volatile_shared](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
+            if (xs.size() > 1024) return std::nullopt;
+            return judge_value<binary32>(policy{nan_policy::undefined}, reduce_op::max, xs, gpu::yamr(xs, volatile_shared));
+        },
+        {500, 0});
+}
+#endif
+
 std::vector<mutant> make_zoo() {
     using F = binary32;
     using good = sign_flip_branchless<F>;
@@ -277,6 +292,10 @@ std::vector<mutant> make_zoo() {
         {"seed002_ties", "argmax", "seed 002's tie-breaking", "equal values across lanes and strides do not go to the lowest index", false, [ties_only](backend) { return kill_seed002(ties_only); }},
         {"yamr_sentinel", "max", "seed 003's YAMR", "the -3.402e+38 sentinel wins over -FLT_MAX and -inf", false, &kill_yamr},
         {"std_max_fold_propagate", "max", "std::max folds", "`a < b ? b : a` claiming NaN propagation: position-dependent", false, &kill_std_max_fold},
+#if FLIPCHECK_HAVE_GPU
+        {"yamr_gpu", "max (GPU)", "seed 003's YAMR kernel, as written", "no atomics, a sentinel: run on the device", true, [](backend) { return kill_yamr_gpu(false); }},
+        {"yamr_volatile_gpu", "max (GPU)", "seed 003's YAMR with volatile shared memory", "volatile fixes no race", true, [](backend) { return kill_yamr_gpu(true); }},
+#endif
     };
 }
 

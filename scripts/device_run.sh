@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU session in one command, for the lent GPU machine: builds nothing, changes no GPU
-# setting. BIN holds binaries built here (flipcheck, gpu_sweep_test, gpu_sweep_bench); every log
+# setting. BIN holds binaries built here (flipcheck, gpu_sweep_test, gpu_sweep_bench, yamr_demo,
+# replay_gpu_subjects); every log
 # goes to OUT, packed into one archive (the device tool brings back few files).
 #   scripts/device_run.sh BIN OUT
 set -u
@@ -30,6 +31,11 @@ run audit_gpu "$bin/flipcheck" audit --device gpu --json "$logs/audit.json"
 run audit_memcheck "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" audit --device gpu --randoms 20
 run audit_racecheck "$san" --tool racecheck --error-exitcode 3 "$bin/flipcheck" audit --device gpu --randoms 20
 run main_job_memcheck "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary16 --mapping signed_key
+run gpu_fuzz_replay "$bin/replay_gpu_subjects" corpus/gpu_subjects
+run gpu_fuzz_memcheck "$san" --tool memcheck --error-exitcode 3 "$bin/replay_gpu_subjects" corpus/gpu_subjects
+run gpu_fuzz_racecheck "$san" --tool racecheck --error-exitcode 3 "$bin/replay_gpu_subjects" corpus/gpu_subjects
+run yamr_demo "$bin/yamr_demo" 2000
+run yamr_racecheck "$san" --tool racecheck "$bin/yamr_demo" 2
 tar czf "$out/logs.tgz" -C "$logs" .
 cp "$logs/summary.txt" "$out/summary.txt"
 cat "$logs/summary.txt"
