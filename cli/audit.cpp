@@ -110,7 +110,7 @@ std::vector<audit_subject> audit_subjects(backend b) {
     std::vector<audit_subject> s = cpu_subjects();
 #if FLIPCHECK_HAVE_GPU
     if (b == backend::gpu)
-        for (auto& g : gpu::audit_subjects()) s.push_back({g.name, g.library, g.op, g.arg, g.run});
+        for (auto& g : gpu::audit_subjects()) s.push_back(std::move(g));
 #else
     (void)b;
 #endif

@@ -9,12 +9,7 @@
 
 namespace flipcheck::cli {
 
-struct audit_subject {
-    std::string name, library;
-    reduce_op op;
-    bool arg;  // answers an index rather than bits
-    std::function<std::optional<std::uint64_t>(const audit::input&)> run;
-};
+using audit_subject = audit::subject;
 
 struct audit_row {
     audit_subject subject;

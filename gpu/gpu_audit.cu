@@ -82,7 +82,7 @@ std::optional<std::uint64_t> thrust_arg(const std::vector<std::uint32_t>& xs, bo
 
 }  // namespace
 
-std::vector<audit_subject> audit_subjects() {
+std::vector<audit::subject> audit_subjects() {
     using R = std::optional<std::uint64_t>;
     using V = const std::vector<std::uint32_t>&;
     auto fold = [](bool ftz, bool max) {

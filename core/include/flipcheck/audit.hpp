@@ -26,6 +26,15 @@ struct candidate {
     policy p;
 };
 
+// A reducer under audit, on the CPU or the GPU: binary32 bits in; the answer's bits (or, for an
+// arg reducer, its index), or nothing where the library gives none.
+struct subject {
+    std::string name, library;
+    reduce_op op;
+    bool arg;
+    std::function<std::optional<std::uint64_t>(const input&)> run;
+};
+
 // Strictest first: the verdict is the first that every answer satisfies.
 inline std::vector<candidate> value_candidates() {
     return {{"totalOrder", {nan_policy::total_order, zero_policy::ordered}},
