@@ -34,3 +34,13 @@ TEST(mutants, the_readme_kill_table_is_the_generated_one) {
     EXPECT_NE(readme.str().find(r.output), std::string::npos)
         << "README.md's kill table is stale: regenerate it with scripts/update_readme\n" << r.output;
 }
+
+// With a device, the GPU-only mutants (YAMR's kernel run on it) must be killed too.
+TEST(mutants, every_mutant_is_killed_on_the_gpu) {
+    const auto list = run_flipcheck("list");
+    if (list.output.find("gpu (present)") == std::string::npos) GTEST_SKIP() << "no CUDA device";
+    const auto r = run_flipcheck("mutants --device gpu");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("yamr_gpu"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("SURVIVED"), std::string::npos) << r.output;
+}
