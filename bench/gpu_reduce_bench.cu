@@ -1,8 +1,9 @@
-// Float max and argmax over 2^28 random floats on the GPU (a start on the reductions issue): the
-// mapped-key atomic max (sign_flip_branchless keys, warp-aggregated atomicMax) and a packed 64-bit
-// argmax (key << 32 | ~index, warp-aggregated atomicMax), against cub::DeviceReduce::Max/ArgMax and
-// thrust::max_element in the same run. Median of --repeats cudaEvent timings, rotating through
-// three inputs (3 GiB, far beyond L2); GB/s counts the bytes read once. Results are cross-checked.
+// The reductions benchmark: flipcheck's GPU subjects (gpu/include/flipcheck/gpu/reduce.cuh, the
+// same kernels the property tests verify) against cub::DeviceReduce::Max/ArgMax, with
+// thrust::max_element and seed 002's kernels for reference, in one run. 2^28 random floats (and
+// 2^27 doubles: the same bytes); the median of --repeats cudaEvent timings, rotating through three
+// inputs of 1 GiB each so that nothing stays in the 50 MiB L2. GB/s counts the bytes read once.
+// Every answer is checked against the host's; the exit status is 1 if any differs.
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/cstdint>
 #include <thrust/device_ptr.h>
@@ -12,13 +13,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "flipcheck/mapping.hpp"
+#include "flipcheck/gpu/reduce.cuh"
+#include "flipcheck/gpu/seed002.cuh"
 
-using M = flipcheck::sign_flip_branchless<flipcheck::binary32>;
+namespace fc = flipcheck;
+namespace fg = flipcheck::gpu;
+namespace seed002 = flipcheck::gpu::seed002;
 
 #define CHECK(x)                                                                   \
     do {                                                                           \
@@ -29,34 +34,7 @@ using M = flipcheck::sign_flip_branchless<flipcheck::binary32>;
         }                                                                          \
     } while (0)
 
-__global__ void mapped_max(const float4* xs, std::size_t n4, unsigned* out) {
-    unsigned best = 0;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n4; i += std::size_t(gridDim.x) * blockDim.x) {
-        const float4 v = xs[i];
-        best = max(best, max(max(M::encode(__float_as_uint(v.x)), M::encode(__float_as_uint(v.y))),
-                             max(M::encode(__float_as_uint(v.z)), M::encode(__float_as_uint(v.w)))));
-    }
-    best = __reduce_max_sync(0xffffffffu, best);
-    if ((threadIdx.x & 31u) == 0) atomicMax(out, best);
-}
-
-__device__ unsigned long long pack(float v, std::size_t i) {
-    return (unsigned long long)M::encode(__float_as_uint(v)) << 32 | (~unsigned(i));  // ~index: ties go low
-}
-
-__global__ void packed_argmax(const float4* xs, std::size_t n4, unsigned long long* out) {
-    unsigned long long best = 0;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n4; i += std::size_t(gridDim.x) * blockDim.x) {
-        const float4 v = xs[i];
-        const std::size_t b = 4 * i;
-        best = max(best, max(max(pack(v.x, b), pack(v.y, b + 1)), max(pack(v.z, b + 2), pack(v.w, b + 3))));
-    }
-    for (int o = 16; o > 0; o /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, o));
-    if ((threadIdx.x & 31u) == 0) atomicMax(out, best);
-}
-
-template <class Launch>
-float median_ms(int repeats, Launch launch) {
+float median_ms(int repeats, const std::function<void(int)>& launch) {
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
@@ -65,7 +43,7 @@ float median_ms(int repeats, Launch launch) {
     std::vector<float> ms;
     for (int r = 0; r < repeats; ++r) {
         CHECK(cudaEventRecord(a));
-        launch(r);
+        launch(r + 1);
         CHECK(cudaEventRecord(b));
         CHECK(cudaEventSynchronize(b));
         float t = 0;
@@ -73,92 +51,230 @@ float median_ms(int repeats, Launch launch) {
         ms.push_back(t);
     }
     CHECK(cudaGetLastError());
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
 }
 
+constexpr int inputs = 3;
+
+// Three device inputs of n random values in [-1000, 1000], their max and first argmax index.
+template <class T>
+struct inputs_of {
+    T* d[inputs];
+    T best[inputs];
+    std::size_t best_i[inputs];
+    std::uint64_t* offsets;  // the batch {0, n}: one array
+    explicit inputs_of(std::size_t n, unsigned seed) {
+        std::vector<T> host(n);
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<T> dist(T(-1000), T(1000));
+        for (int k = 0; k < inputs; ++k) {
+            for (auto& x : host) x = dist(rng);
+            const auto it = std::max_element(host.begin(), host.end());
+            best[k] = *it;
+            best_i[k] = std::size_t(it - host.begin());
+            CHECK(cudaMalloc(&d[k], n * sizeof(T)));
+            CHECK(cudaMemcpy(d[k], host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+        }
+        const std::uint64_t off[2] = {0, n};
+        CHECK(cudaMalloc(&offsets, sizeof off));
+        CHECK(cudaMemcpy(offsets, off, sizeof off, cudaMemcpyHostToDevice));
+    }
+};
+
+struct row {
+    std::string name;
+    float ms;
+    double bytes;
+    float baseline_ms;  // the CUB row it is compared with
+    bool ok;
+};
+
 int main(int argc, char** argv) {
-    int repeats = 20;
+    int repeats = 30;
     if (argc == 3 && std::string(argv[1]) == "--repeats") repeats = std::atoi(argv[2]);
-    if (repeats < 1) return std::fprintf(stderr, "usage: gpu_reduce_bench [--repeats N]\n"), 2;
+    if (argc != 1 && argc != 3) repeats = 0;
+    if (repeats < 1) return std::fprintf(stderr, "usage: gpu_reduce_bench [--repeats N >= 1]\n"), 2;
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return std::printf("SKIPPED: no CUDA device\n"), 0;
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    const unsigned blocks = unsigned(prop.multiProcessorCount) * 8, threads = 256;
     const std::size_t n = std::size_t(1) << 28, bytes = n * sizeof(float);
-    constexpr int inputs = 3;
-    std::vector<float> host(n);
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<float> dist(-1000.f, 1000.f);
-    float* d[inputs];
-    std::vector<float> best(inputs);
-    std::vector<std::size_t> best_i(inputs);
-    for (int k = 0; k < inputs; ++k) {
-        for (auto& x : host) x = dist(rng);
-        const auto it = std::max_element(host.begin(), host.end());
-        best[k] = *it;
-        best_i[k] = std::size_t(it - host.begin());
-        CHECK(cudaMalloc(&d[k], bytes));
-        CHECK(cudaMemcpy(d[k], host.data(), bytes, cudaMemcpyHostToDevice));
-    }
-    cudaDeviceProp p{};
-    CHECK(cudaGetDeviceProperties(&p, 0));
-    const unsigned grid = unsigned(p.multiProcessorCount) * 8, block = 256;
-    unsigned* word;
-    unsigned long long* word64;
+    inputs_of<float> in(n, 3);
+
+    using F = fc::binary32;
+    using M = fc::sign_flip_branchless<F>;
+    using D = fc::binary64;
+    using MD = fc::sign_flip_branchless<D>;
+    unsigned *word, *counters, *partials;
+    unsigned long long *word64, *arg_partials;
+    int* arg_seen;
+    std::uint64_t* index;
     float* cub_max;
     ::cuda::std::int64_t* cub_idx;
     CHECK(cudaMalloc(&word, 4));
+    CHECK(cudaMalloc(&counters, 4));
+    CHECK(cudaMemset(counters, 0, 4));
+    CHECK(cudaMalloc(&partials, 32 * prop.multiProcessorCount * 4));
     CHECK(cudaMalloc(&word64, 8));
-    CHECK(cudaMalloc(&cub_max, 4));
+    CHECK(cudaMalloc(&arg_partials, blocks * 8));
+    CHECK(cudaMalloc(&arg_seen, blocks * 4));
+    CHECK(cudaMalloc(&index, 8));
+    CHECK(cudaMalloc(&cub_max, 8));
     CHECK(cudaMalloc(&cub_idx, 8));
     std::size_t temp_bytes = 0, t2 = 0;
-    CHECK(cub::DeviceReduce::Max(nullptr, temp_bytes, d[0], cub_max, ::cuda::std::int64_t(n)));
-    CHECK(cub::DeviceReduce::ArgMax(nullptr, t2, d[0], cub_max, cub_idx, ::cuda::std::int64_t(n)));
-    temp_bytes = std::max(temp_bytes, t2);
+    CHECK(cub::DeviceReduce::Max(nullptr, temp_bytes, in.d[0], cub_max, ::cuda::std::int64_t(n)));
+    CHECK(cub::DeviceReduce::ArgMax(nullptr, t2, in.d[0], cub_max, cub_idx, ::cuda::std::int64_t(n)));
+    temp_bytes = std::max(temp_bytes, t2) * 2;  // room for the binary64 runs too
     void* temp;
     CHECK(cudaMalloc(&temp, temp_bytes));
+    seed002::ArgMaxResult* seed_blocks;
+    CHECK(cudaMalloc(&seed_blocks, sizeof(seed002::ArgMaxResult) * prop.multiProcessorCount));
 
-    const float ours = median_ms(repeats, [&](int r) {
-        cudaMemsetAsync(word, 0, 4);
-        mapped_max<<<grid, block>>>(reinterpret_cast<const float4*>(d[r % inputs]), n / 4, word);
-    });
-    const float cub = median_ms(repeats, [&](int r) {
+    auto batch_of = [&](int r) { return fg::batch<std::uint32_t>{reinterpret_cast<const std::uint32_t*>(in.d[r % inputs]), in.offsets}; };
+    const fc::policy total{}, propagate{fc::nan_policy::propagate}, ignore{fc::nan_policy::ignore};
+    auto value = [&](fg::value_form form, fc::policy p) {
+        return [&, form, p](int r) {
+            // The atomic forms start from the identity key of max; full_grid overwrites the word.
+            if (form != fg::value_form::full_grid) cudaMemsetAsync(word, 0, 4);
+            fg::reduce_kernel<M><<<dim3(blocks, 1), threads>>>(batch_of(r), p, fc::reduce_op::max, form, word, partials, counters);
+        };
+    };
+    auto value_ok = [&](int r) {
+        unsigned k = 0;
+        CHECK(cudaMemcpy(&k, word, 4, cudaMemcpyDeviceToHost));
+        return M::decode(k) == fc::bit_cast<std::uint32_t>(in.best[r % inputs]);
+    };
+    auto index_ok = [&](int r, std::uint64_t i) { return i == in.best_i[r % inputs]; };
+
+    std::vector<row> rows;
+    // Each measured launch ends with input (repeats % 3); the check reads that launch's answer.
+    const int last = repeats;
+    auto measure = [&](const std::string& name, const std::function<void(int)>& launch, const std::function<bool(int)>& ok,
+                       double b, int baseline) {
+        const float ms = median_ms(repeats, launch);
+        CHECK(cudaDeviceSynchronize());
+        rows.push_back({name, ms, b, baseline < 0 ? ms : rows[std::size_t(baseline)].ms, ok(last)});
+        return int(rows.size() - 1);
+    };
+
+    const int cub_row = measure("cub::DeviceReduce::Max", [&](int r) {
         std::size_t tb = temp_bytes;
-        cub::DeviceReduce::Max(temp, tb, d[r % inputs], cub_max, ::cuda::std::int64_t(n));
-    });
-    const float ours_arg = median_ms(repeats, [&](int r) {
+        cub::DeviceReduce::Max(temp, tb, in.d[r % inputs], cub_max, ::cuda::std::int64_t(n));
+    }, [&](int r) {
+        float m = 0;
+        CHECK(cudaMemcpy(&m, cub_max, 4, cudaMemcpyDeviceToHost));
+        return m == in.best[r % inputs];
+    }, double(bytes), -1);
+    measure("flipcheck warp_aggregated max (total_order)", value(fg::value_form::warp_aggregated, total), value_ok, double(bytes), cub_row);
+    measure("flipcheck warp_aggregated max (propagate)", value(fg::value_form::warp_aggregated, propagate), value_ok, double(bytes), cub_row);
+    measure("flipcheck warp_aggregated max (ignore)", value(fg::value_form::warp_aggregated, ignore), value_ok, double(bytes), cub_row);
+    measure("flipcheck block_shared max (total_order)", value(fg::value_form::block_shared, total), value_ok, double(bytes), cub_row);
+    measure("flipcheck full_grid max (total_order)", value(fg::value_form::full_grid, total), value_ok, double(bytes), cub_row);
+
+    const int cub_arg = measure("cub::DeviceReduce::ArgMax", [&](int r) {
+        std::size_t tb = temp_bytes;
+        cub::DeviceReduce::ArgMax(temp, tb, in.d[r % inputs], cub_max, cub_idx, ::cuda::std::int64_t(n));
+    }, [&](int r) {
+        ::cuda::std::int64_t i = 0;
+        CHECK(cudaMemcpy(&i, cub_idx, 8, cudaMemcpyDeviceToHost));
+        return index_ok(r, std::uint64_t(i));
+    }, double(bytes), -1);
+    const fc::policy first_index{fc::nan_policy::total_order, fc::zero_policy::ordered, fc::tie_policy::lowest_index};
+    measure("flipcheck packed_atomic argmax", [&](int r) {
         cudaMemsetAsync(word64, 0, 8);
-        packed_argmax<<<grid, block>>>(reinterpret_cast<const float4*>(d[r % inputs]), n / 4, word64);
-    });
-    const float cub_arg = median_ms(repeats, [&](int r) {
-        std::size_t tb = temp_bytes;
-        cub::DeviceReduce::ArgMax(temp, tb, d[r % inputs], cub_max, cub_idx, ::cuda::std::int64_t(n));
-    });
-    const float thr = median_ms(repeats, [&](int r) {
-        thrust::max_element(thrust::device, thrust::device_pointer_cast(d[r % inputs]), thrust::device_pointer_cast(d[r % inputs] + n));
-    });
-    // Check every answer on input 0 against the host.
-    cudaMemset(word, 0, 4);
-    mapped_max<<<grid, block>>>(reinterpret_cast<const float4*>(d[0]), n / 4, word);
-    cudaMemset(word64, 0, 8);
-    packed_argmax<<<grid, block>>>(reinterpret_cast<const float4*>(d[0]), n / 4, word64);
-    unsigned k = 0;
-    unsigned long long k64 = 0;
-    CHECK(cudaMemcpy(&k, word, 4, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(&k64, word64, 8, cudaMemcpyDeviceToHost));
-    std::size_t tb = temp_bytes;
-    CHECK(cub::DeviceReduce::ArgMax(temp, tb, d[0], cub_max, cub_idx, ::cuda::std::int64_t(n)));
-    ::cuda::std::int64_t ci = 0;
-    CHECK(cudaMemcpy(&ci, cub_idx, 8, cudaMemcpyDeviceToHost));
-    const unsigned want = __builtin_bit_cast(unsigned, best[0]);
-    const bool ok = M::decode(k) == want && std::size_t(~unsigned(k64)) == best_i[0] && std::size_t(ci) == best_i[0];
-    auto gbs = [&](float ms) { return double(bytes) / (ms * 1e-3) / 1e9; };
-    std::printf("device: %s; n = 2^28 floats (1 GiB), 3 inputs rotated, median of %d runs\n", p.name, repeats);
-    std::printf("%-40s %9s %9s %10s\n", "reduction", "ms", "GB/s", "vs CUB");
-    std::printf("%-40s %9.3f %9.1f %10.2f\n", "flipcheck mapped atomic max", ours, gbs(ours), cub / ours);
-    std::printf("%-40s %9.3f %9.1f %10.2f\n", "cub::DeviceReduce::Max", cub, gbs(cub), 1.0);
-    std::printf("%-40s %9.3f %9.1f %10.2f\n", "flipcheck packed 64-bit argmax", ours_arg, gbs(ours_arg), cub_arg / ours_arg);
-    std::printf("%-40s %9.3f %9.1f %10.2f\n", "cub::DeviceReduce::ArgMax", cub_arg, gbs(cub_arg), 1.0);
-    std::printf("%-40s %9.3f %9.1f %10.2f\n", "thrust::max_element", thr, gbs(thr), cub_arg / thr);
-    std::printf("answers agree with the host (max bits, argmax index, CUB's index): %s\n", ok ? "yes" : "NO");
-    return ok ? 0 : 1;
+        fg::packed_arg_kernel<M><<<dim3(blocks, 1), threads>>>(batch_of(r), first_index, fc::reduce_op::max, word64);
+    }, [&](int r) {
+        unsigned long long w = 0;
+        CHECK(cudaMemcpy(&w, word64, 8, cudaMemcpyDeviceToHost));
+        return index_ok(r, fg::unpack_packed<M>(first_index, fc::reduce_op::max, w));
+    }, double(bytes), cub_arg);
+    auto index_result = [&](int r) {
+        std::uint64_t i = 0;
+        CHECK(cudaMemcpy(&i, index, 8, cudaMemcpyDeviceToHost));
+        return index_ok(r, i);
+    };
+    measure("flipcheck two_level argmax", [&](int r) {
+        fg::two_level_arg_kernel<M><<<dim3(blocks, 1), threads>>>(batch_of(r), first_index, fc::reduce_op::max,
+                                                                  reinterpret_cast<std::uint64_t*>(arg_partials), arg_seen, counters, index);
+    }, index_result, double(bytes), cub_arg);
+    std::uint64_t thrust_index = 0;
+    measure("thrust::max_element", [&](int r) {
+        auto p = thrust::device_pointer_cast(in.d[r % inputs]);
+        thrust_index = std::uint64_t(thrust::max_element(thrust::device, p, p + n) - p);
+    }, [&](int r) { return index_ok(r, thrust_index); }, double(bytes), cub_arg);
+    const int sms = prop.multiProcessorCount, reduction_block = std::min(1024, ((sms + 31) / 32) * 32);
+    auto seed_launch = [&](auto first, auto final_pass) {
+        return [&, first, final_pass](int r) {
+            first<<<dim3(sms, 1), 1024, 32 * sizeof(seed002::ArgMaxResult)>>>(seed_blocks, in.d[r % inputs], in.offsets);
+            final_pass<<<dim3(1, 1), reduction_block, (reduction_block / 32) * sizeof(seed002::ArgMaxResult)>>>(seed_blocks, uint32_t(sms));
+        };
+    };
+    auto seed_ok = [&](int r) {
+        seed002::ArgMaxResult res{};
+        CHECK(cudaMemcpy(&res, seed_blocks, sizeof res, cudaMemcpyDeviceToHost));
+        return index_ok(r, res.index);
+    };
+    measure("seed 002 as written (grid = SMs)", seed_launch(seed002::ArgMaxKernel<seed002::walkthrough>, seed002::FindMaxOfMax<seed002::walkthrough>),
+            seed_ok, double(bytes), cub_arg);
+    measure("seed 002 fixed (grid = SMs)", seed_launch(seed002::ArgMaxKernelFixed, seed002::FindMaxOfMaxFixed), seed_ok, double(bytes), cub_arg);
+
+    // binary64: 2^27 doubles, the same 1 GiB per input.
+    {
+        const std::size_t nd = n / 2;
+        inputs_of<double> ind(nd, 5);
+        double* cub_maxd = reinterpret_cast<double*>(cub_max);
+        const int cub_d = measure("cub::DeviceReduce::Max (double)", [&](int r) {
+            std::size_t tb = temp_bytes;
+            cub::DeviceReduce::Max(temp, tb, ind.d[r % inputs], cub_maxd, ::cuda::std::int64_t(nd));
+        }, [&](int r) {
+            double m = 0;
+            CHECK(cudaMemcpy(&m, cub_maxd, 8, cudaMemcpyDeviceToHost));
+            return m == ind.best[r % inputs];
+        }, double(bytes), -1);
+        measure("flipcheck warp_aggregated max (double)", [&](int r) {
+            cudaMemsetAsync(word64, 0, 8);
+            fg::reduce_kernel<MD><<<dim3(blocks, 1), threads>>>(
+                fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets}, total,
+                fc::reduce_op::max, fg::value_form::warp_aggregated, word64, arg_partials, counters);
+        }, [&](int r) {
+            unsigned long long k = 0;
+            CHECK(cudaMemcpy(&k, word64, 8, cudaMemcpyDeviceToHost));
+            return MD::decode(k) == fc::bit_cast<std::uint64_t>(ind.best[r % inputs]);
+        }, double(bytes), cub_d);
+    }
+
+    // How the launch shape matters (warp_aggregated max, total_order): blocks per SM x threads.
+    std::vector<std::string> shape_lines;
+    for (unsigned per_sm : {2u, 4u, 8u, 16u, 32u})
+        for (unsigned t : {128u, 256u, 512u}) {
+            const unsigned b = unsigned(prop.multiProcessorCount) * per_sm;
+            const float ms = median_ms(repeats, [&](int r) {
+                cudaMemsetAsync(word, 0, 4);
+                fg::reduce_kernel<M><<<dim3(b, 1), t>>>(batch_of(r), total, fc::reduce_op::max, fg::value_form::warp_aggregated,
+                                                        word, partials, counters);
+            });
+            char line[160];
+            std::snprintf(line, sizeof line, "  %2u blocks/SM x %4u threads: %7.3f ms  %7.1f GB/s  %6.3fx CUB Max%s", per_sm, t, ms,
+                          double(bytes) / (ms * 1e-3) / 1e9, rows[std::size_t(cub_row)].ms / ms, value_ok(last) ? "" : "  WRONG");
+            shape_lines.push_back(line);
+        }
+
+    bool all_ok = true;
+    std::printf("device: %s; 2^28 floats (1 GiB) and 2^27 doubles, 3 inputs rotated, median of %d runs, %u x %u threads\n",
+                prop.name, repeats, blocks, threads);
+    std::printf("%-46s %9s %9s %8s %s\n", "reduction", "ms", "GB/s", "vs CUB", "answer");
+    for (const row& r : rows) {
+        std::printf("%-46s %9.3f %9.1f %8.3f %s\n", r.name.c_str(), r.ms, r.bytes / (r.ms * 1e-3) / 1e9, r.baseline_ms / r.ms,
+                    r.ok ? "right" : "WRONG");
+        all_ok = all_ok && (r.ok || r.name.find("as written") != std::string::npos);
+    }
+    std::printf("launch shapes, warp_aggregated max (total_order):\n");
+    for (const auto& l : shape_lines) std::printf("%s\n", l.c_str());
+    std::printf("(vs CUB: CUB's time / this time, against Max for max rows and ArgMax for argmax rows;\n"
+                " seed 002 as written happens to be right on this data: positive maxima, distinct values)\n");
+    return all_ok ? 0 : 1;
 }

@@ -14,7 +14,7 @@
 #include "flipcheck/subjects/yamr.hpp"
 #include "render.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "subjects.hpp"  // gpu/subjects.hpp: YAMR and the atomic forms on the device
+#include "yamr.hpp"  // gpu/subjects.hpp: YAMR and the atomic forms on the device
 #endif
 
 namespace flipcheck::cli {
@@ -267,9 +267,9 @@ std::vector<mutant> make_zoo() {
     using good = sign_flip_branchless<F>;
     using namespace mutants;
     constexpr reduce_op mx = reduce_op::max, mn = reduce_op::min;
-    subjects::seed002_config snippet;  // the article's "full code snippet": -lowest() in the first kernel
+    subjects::seed002_config snippet;  // the article's "full code snippet": FLT_LOWEST = -lowest() in both kernels
     snippet.first_init = -std::numeric_limits<float>::lowest();
-    snippet.final_init = std::numeric_limits<float>::lowest();
+    snippet.final_init = -std::numeric_limits<float>::lowest();
     subjects::seed002_config first_version;  // the article's walkthrough: FLT_MIN in FindMaxOfMax
     subjects::seed002_config ties_only;      // both initialisers fixed; ties still not by index
     ties_only.final_init = std::numeric_limits<float>::lowest();

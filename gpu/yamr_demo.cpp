@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "flipcheck/hd.hpp"
-#include "subjects.hpp"
+#include "yamr.hpp"
 #include "sweep.hpp"
 
 int main(int argc, char** argv) {

@@ -1,0 +1,98 @@
+// The C++26 atomic floating-point min/max operations of P3008 (std::atomic<float>::fetch_max and
+// friends), written once over core/atomic.hpp's Word so the same code runs on a CUDA word (16, 32
+// or 64 bits, gpu/include/flipcheck/gpu/p3008.cuh) and on a CPU word that replays a schedule.
+// Each returns the value held before the operation, as every fetch_* does. What each claims:
+//   fetch_max / fetch_min                  the stored value is unspecified when an input is a NaN;
+//                                          -0 < +0 is normative encouragement (SG1, Kona 2023),
+//                                          which we meet: nan=undefined, zero=ordered.
+//   fetch_fmaximum / fetch_fminimum        IEEE 754-2019 maximum/minimum: a NaN input gives a
+//                                          (quiet) NaN; -0 < +0: nan=propagate, zero=ordered.
+//   fetch_fmaximum_num / fetch_fminimum_num IEEE maximumNumber/minimumNumber: a NaN loses to a
+//                                          number; -0 < +0: nan=ignore, zero=ordered.
+// Numbers are compared by their order-preserving keys (sign_flip_branchless, proven by the
+// sweep), never by float compares, so flush-to-zero builds cannot make a subnormal equal 0.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "flipcheck/mapping.hpp"
+#include "flipcheck/policy.hpp"
+
+namespace flipcheck::p3008 {
+
+enum class kind : std::uint8_t { max, min, fmaximum, fminimum, fmaximum_num, fminimum_num };
+inline constexpr kind all_kinds[] = {kind::max,      kind::min,          kind::fmaximum,
+                                     kind::fminimum, kind::fmaximum_num, kind::fminimum_num};
+constexpr std::string_view to_string(kind k) noexcept {
+    constexpr std::string_view names[] = {"fetch_max",      "fetch_min",          "fetch_fmaximum",
+                                          "fetch_fminimum", "fetch_fmaximum_num", "fetch_fminimum_num"};
+    return names[std::size_t(k)];
+}
+constexpr reduce_op op_of(kind k) noexcept { return std::size_t(k) % 2 == 0 ? reduce_op::max : reduce_op::min; }
+constexpr policy declared(kind k) noexcept {
+    const nan_policy n = k == kind::max || k == kind::min             ? nan_policy::undefined
+                         : k == kind::fmaximum || k == kind::fminimum ? nan_policy::propagate
+                                                                      : nan_policy::ignore;
+    return {n, zero_policy::ordered, tie_policy::any};
+}
+
+template <format F, kind K>
+struct fetch {
+    using format = F;
+    using S = typename F::storage;
+    using M = sign_flip_branchless<F>;
+    static constexpr reduce_op op = op_of(K);
+    static constexpr policy declared = p3008::declared(K);
+    static constexpr std::string_view name = to_string(K);
+
+    // The new value of the object given its old value and the operand.
+    FLIPCHECK_HD static constexpr S combine(S old, S v) noexcept {
+        const bool old_nan = F::is_nan_bits(old), v_nan = F::is_nan_bits(v);
+        if (declared.nan == nan_policy::propagate) {
+            if (old_nan) return old;
+            if (v_nan) return S(v | F::quiet_bit);  // IEEE: an operation on a NaN gives a quiet NaN
+        } else if (old_nan || v_nan) {              // _num (and, unspecified there, fetch_max)
+            return v_nan ? old : v;
+        }
+        const S ko = M::encode(old), kv = M::encode(v);
+        return (op == reduce_op::max ? kv > ko : kv < ko) ? v : old;
+    }
+
+    // One atomic read-modify-write; returns the old value. fetch_max/fetch_min on 32 and 64 bits
+    // take seed 004's single native atomic (the sign bit picks a signed or an unsigned one: exact
+    // for numbers, -0 < +0 included); every other case is a compare-and-swap loop, which skips
+    // the swap when the operand changes nothing.
+    template <class Word>
+    FLIPCHECK_HD static S apply(Word& w, S v) noexcept {
+        if constexpr ((K == kind::max || K == kind::min) && F::width >= 32) {
+            const bool neg = F::negative(v);
+            if (K == kind::max) return neg ? w.fetch_min(v) : w.fetch_max_signed(v);
+            return neg ? w.fetch_max(v) : w.fetch_min_signed(v);
+        } else {
+            S old = w.load();
+            for (;;) {
+                const S want = combine(old, v);
+                if (want == old) return old;
+                const S seen = w.cas(old, want);
+                if (seen == old) return old;
+                old = seen;
+            }
+        }
+    }
+};
+
+// Runtime dispatch, for code that picks the operation from data (tests, the CLI).
+template <format F, class Word>
+FLIPCHECK_HD typename F::storage apply(kind k, Word& w, typename F::storage v) noexcept {
+    switch (k) {
+        case kind::max: return fetch<F, kind::max>::apply(w, v);
+        case kind::min: return fetch<F, kind::min>::apply(w, v);
+        case kind::fmaximum: return fetch<F, kind::fmaximum>::apply(w, v);
+        case kind::fminimum: return fetch<F, kind::fminimum>::apply(w, v);
+        case kind::fmaximum_num: return fetch<F, kind::fmaximum_num>::apply(w, v);
+        case kind::fminimum_num: break;
+    }
+    return fetch<F, kind::fminimum_num>::apply(w, v);
+}
+
+}  // namespace flipcheck::p3008

@@ -1,0 +1,284 @@
+// Float max/min and argmax/argmin on the GPU through order-preserving keys: the kernels users take
+// away, and the ones gpu/tests verify against the oracle. Every element's contribution comes from
+// core's keyed_reducer (key per NaN/zero policy, packing of the index), so the CPU reducers, the
+// fuzzers and these kernels cannot drift apart.
+//
+// Value forms (one key word per array; integer max/min over keys is the float reduction):
+//   warp_aggregated  each thread folds its elements, the warp reduces, one global atomic per warp;
+//   block_shared     as above into a shared-memory word, then one global atomic per block (the
+//                    CUDA analogue of seed 000's groupshared InterlockedMax);
+//   full_grid        no atomics on the result: each block writes its partial, the last block to
+//                    finish (a ticket counter) reduces the partials. Deterministic by construction.
+// Arg forms:
+//   packed_atomic    key << 32 | index slot in one 64-bit atomicMax/Min (formats up to 32 bits);
+//   two_level        seed 002's shape (warp shuffles, shared memory, a final reduction of block
+//                    results, here by the last block) on (key, slot) pairs: every format.
+// The identity keys (0 for max, all ones for min) decode to NaNs under sign_flip_branchless, which
+// is exactly the answer an all-NaN input must get under nan=ignore; arg forms carry "seen".
+//
+// Work comes as a batch: array s is xs[offsets[s], offsets[s+1]) and is reduced by the blocks with
+// blockIdx.y == s (gridDim.x blocks each). One array is the batch {0, n}. Batches let the property
+// tests put thousands of arrays through a subject per second with one launch.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "flipcheck/atomic.hpp"
+#include "flipcheck/gpu/word.cuh"
+#include "flipcheck/mapping.hpp"
+#include "flipcheck/p3008.hpp"
+#include "flipcheck/policy.hpp"
+#include "flipcheck/reducer.hpp"
+
+namespace flipcheck::gpu {
+
+enum class value_form : std::uint8_t { warp_aggregated, block_shared, full_grid };
+enum class arg_form : std::uint8_t { packed_atomic, two_level };
+
+template <class S>
+struct batch {
+    const S* xs;
+    const std::uint64_t* offsets;  // count + 1 entries
+};
+
+// The key word of a format: 16-bit keys live in 32-bit words (CUDA has 32- and 64-bit atomics).
+template <class F>
+using key_word_t = std::conditional_t<(F::width <= 32), unsigned, unsigned long long>;
+
+template <class K>
+__host__ __device__ constexpr K identity_key(reduce_op op) {
+    return op == reduce_op::max ? K(0) : ~K(0);
+}
+
+namespace detail {
+
+// Calls fn(index, bits) for the elements of [begin, end) that belong to this thread of the
+// segment's blocks (a grid-stride loop), reading 16 bytes at a time where the array is aligned:
+// the loads CUB uses, which is what lets these kernels match its bandwidth.
+template <class S, class Fn>
+__device__ __forceinline__ void for_each_element(const S* __restrict__ xs, std::uint64_t begin, std::uint64_t end, Fn fn) {
+    constexpr unsigned per = 16 / sizeof(S);
+    const std::uint64_t tid = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+    const std::uint64_t misaligned = (reinterpret_cast<std::uintptr_t>(xs + begin) % 16) / sizeof(S);
+    std::uint64_t body = misaligned == 0 ? begin : begin + (per - misaligned);
+    if (body > end) body = end;
+    for (std::uint64_t i = begin + tid; i < body; i += stride) fn(i, xs[i]);
+    const std::uint64_t vectors = (end - body) / per;
+    const uint4* v = reinterpret_cast<const uint4*>(xs + body);
+    for (std::uint64_t j = tid; j < vectors; j += stride) {
+        const uint4 q = v[j];
+        S parts[per];
+        std::memcpy(parts, &q, 16);
+#pragma unroll
+        for (unsigned k = 0; k < per; ++k) fn(body + j * per + k, parts[k]);
+    }
+    for (std::uint64_t i = body + vectors * per + tid; i < end; i += stride) fn(i, xs[i]);
+}
+
+template <class K>
+__device__ __forceinline__ K pick(reduce_op op, K a, K b) {
+    return op == reduce_op::max ? (a < b ? b : a) : (b < a ? b : a);
+}
+
+template <class K>
+__device__ __forceinline__ K warp_reduce(reduce_op op, K v) {
+    if constexpr (std::is_same_v<K, unsigned>) {
+        return op == reduce_op::max ? __reduce_max_sync(0xffffffffu, v) : __reduce_min_sync(0xffffffffu, v);
+    } else {
+        for (int o = 16; o > 0; o /= 2) v = pick(op, v, __shfl_xor_sync(0xffffffffu, v, o));
+        return v;
+    }
+}
+
+template <class K>
+__device__ __forceinline__ void atomic_pick(reduce_op op, K* word, K v) {
+    op == reduce_op::max ? atomicMax(word, v) : atomicMin(word, v);
+}
+
+// Shuffles of keyed_reducer's partial results: a 64-bit word, or a (key, slot) pair for binary64.
+template <class W>
+__device__ __forceinline__ W shfl_down(W w, int offset) {
+    if constexpr (std::is_same_v<W, std::uint64_t>) {
+        return __shfl_down_sync(0xffffffffu, (unsigned long long)w, offset);
+    } else {
+        return {__shfl_down_sync(0xffffffffu, (unsigned long long)w.key, offset),
+                __shfl_down_sync(0xffffffffu, (unsigned long long)w.slot, offset)};
+    }
+}
+template <class R, class W>
+__device__ __forceinline__ typename R::template partial<W> warp_merge(reduce_op op, typename R::template partial<W> p) {
+    for (int o = 16; o > 0; o /= 2) {
+        typename R::template partial<W> other{shfl_down(p.word, o), __shfl_down_sync(0xffffffffu, int(p.seen), o) != 0};
+        p = R::merge(op, p, other);
+    }
+    return p;  // lane 0 holds the warp's result
+}
+
+// Block-wide merge of partials (any block size that is a multiple of 32, up to 1024): every
+// thread calls it; thread 0 gets the block's result.
+template <class R, class W>
+__device__ typename R::template partial<W> block_merge(reduce_op op, typename R::template partial<W> p) {
+    using P = typename R::template partial<W>;
+    __shared__ W words[32];
+    __shared__ int seen[32];
+    const unsigned lane = threadIdx.x % 32, wid = threadIdx.x / 32, nw = (blockDim.x + 31) / 32;
+    p = warp_merge<R, W>(op, p);
+    if (lane == 0) words[wid] = p.word, seen[wid] = p.seen;
+    __syncthreads();
+    if (wid == 0) {
+        p = lane < nw ? P{words[lane], seen[lane] != 0} : P{};
+        p = warp_merge<R, W>(op, p);
+    }
+    __syncthreads();  // the arrays may be reused by the caller's next block_merge
+    return p;
+}
+
+// The last block of segment s to finish: true in every thread of that block only. The writes of
+// the partials are made visible before the ticket is taken (the CUDA threadFenceReduction idiom);
+// the last block resets the counter so the buffers can be reused by the next launch.
+__device__ inline bool last_block(unsigned* counter) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) *counter = 0;
+    return last;
+}
+
+}  // namespace detail
+
+// ---- value forms -----------------------------------------------------------------------------
+// words[s]: the key word of array s (start it at identity_key(op) for the atomic forms; full_grid
+// overwrites it). partials: gridDim.x per array; counters: one per array, zeroed once.
+template <mapping M>
+__global__ void reduce_kernel(batch<typename M::format::storage> b, policy p, reduce_op op, value_form form,
+                              key_word_t<typename M::format>* words, key_word_t<typename M::format>* partials,
+                              unsigned* counters) {
+    using F = typename M::format;
+    using S = typename F::storage;
+    using K = key_word_t<F>;
+    using R = keyed_reducer<M>;
+    const unsigned s = blockIdx.y;
+    K local = identity_key<K>(op);
+    detail::for_each_element(b.xs, b.offsets[s], b.offsets[s + 1], [&](std::uint64_t, S x) {
+        if (R::contributes(p, x)) local = detail::pick(op, local, K(R::key(p, op, x)));
+    });
+    local = detail::warp_reduce(op, local);
+    const bool leader = threadIdx.x % 32 == 0;
+    if (form == value_form::warp_aggregated) {
+        if (leader) detail::atomic_pick(op, &words[s], local);
+        return;
+    }
+    if (form == value_form::block_shared) {
+        __shared__ K block_word;
+        if (threadIdx.x == 0) block_word = identity_key<K>(op);
+        __syncthreads();
+        if (leader) detail::atomic_pick(op, &block_word, local);
+        __syncthreads();
+        if (threadIdx.x == 0) detail::atomic_pick(op, &words[s], block_word);
+        return;
+    }
+    // full_grid: keys with the identity are already a monoid, so a partial needs no "seen" flag.
+    __shared__ K warp_keys[32];
+    const unsigned lane = threadIdx.x % 32, wid = threadIdx.x / 32, nw = (blockDim.x + 31) / 32;
+    if (lane == 0) warp_keys[wid] = local;
+    __syncthreads();
+    if (wid == 0) {
+        local = detail::warp_reduce(op, lane < nw ? warp_keys[lane] : identity_key<K>(op));
+        if (lane == 0) partials[std::size_t(s) * gridDim.x + blockIdx.x] = local;
+    }
+    if (!detail::last_block(&counters[s])) return;
+    local = identity_key<K>(op);
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x)
+        local = detail::pick(op, local, *static_cast<volatile K*>(&partials[std::size_t(s) * gridDim.x + i]));
+    local = detail::warp_reduce(op, local);
+    __syncthreads();  // warp_keys is reused
+    if (lane == 0) warp_keys[wid] = local;
+    __syncthreads();
+    if (wid == 0) {
+        local = detail::warp_reduce(op, lane < nw ? warp_keys[lane] : identity_key<K>(op));
+        if (lane == 0) words[s] = local;
+    }
+}
+
+// ---- per-element atomic strategies (seed 004's dispatch, the CAS loop, P3008's fetch_*) ---------
+// objects[s] starts at the strategy's initial value; every element of array s is one update.
+template <class Strategy>
+__global__ void per_element_kernel(batch<typename Strategy::format::storage> b, typename Strategy::format::storage* objects) {
+    using S = typename Strategy::format::storage;
+    cuda_word<S> w{&objects[blockIdx.y]};
+    detail::for_each_element(b.xs, b.offsets[blockIdx.y], b.offsets[blockIdx.y + 1],
+                             [&](std::uint64_t, S x) { Strategy::update(w, x); });
+}
+
+// P3008's fetch_* as a reduction: objects[s] starts at the array's first element.
+template <format F, p3008::kind K>
+struct p3008_strategy {
+    using format = F;
+    template <class Word>
+    __device__ static void update(Word& w, typename F::storage x) { p3008::fetch<F, K>::apply(w, x); }
+};
+
+// ---- arg forms -------------------------------------------------------------------------------
+// packed_atomic: words[s] starts at identity_key<u64>(op); see unpack_packed for the answer.
+template <mapping M>
+__global__ void packed_arg_kernel(batch<typename M::format::storage> b, policy p, reduce_op op, unsigned long long* words) {
+    using S = typename M::format::storage;
+    using R = keyed_reducer<M>;
+    static_assert(M::format::width <= 32, "a key and a 32-bit index slot must fit one 64-bit atomic");
+    const std::uint64_t begin = b.offsets[blockIdx.y];
+    unsigned long long local = identity_key<unsigned long long>(op);
+    detail::for_each_element(b.xs, begin, b.offsets[blockIdx.y + 1], [&](std::uint64_t i, S x) {
+        if (R::contributes(p, x)) local = detail::pick(op, local, (unsigned long long)R::pack(p, op, x, i - begin));
+    });
+    local = detail::warp_reduce(op, local);
+    if (threadIdx.x % 32 == 0) detail::atomic_pick(op, &words[blockIdx.y], local);
+}
+
+// The index a packed word means, or none. The identity word is "nothing seen" only under ignore:
+// otherwise some element contributed, and an element can pack to the identity itself (the least
+// key at index 0 with its slot not inverted), which decodes to that element.
+template <mapping M>
+__host__ __device__ inline std::uint64_t unpack_packed(policy p, reduce_op op, unsigned long long word) {
+    if (p.nan == nan_policy::ignore && word == identity_key<unsigned long long>(op)) return ~std::uint64_t(0);
+    return keyed_reducer<M>::unpack_index(p, op, word);
+}
+
+// two_level: indices[s] gets the answer (~0 for none). partials: gridDim.x arg words per array.
+template <mapping M>
+__global__ void two_level_arg_kernel(batch<typename M::format::storage> b, policy p, reduce_op op,
+                                     typename keyed_reducer<M>::arg_word* partials, int* partial_seen,
+                                     unsigned* counters, std::uint64_t* indices) {
+    using S = typename M::format::storage;
+    using R = keyed_reducer<M>;
+    using W = typename R::arg_word;
+    using P = typename R::template partial<W>;
+    const unsigned s = blockIdx.y;
+    const std::uint64_t begin = b.offsets[s];
+    P local{};
+    detail::for_each_element(b.xs, begin, b.offsets[s + 1], [&](std::uint64_t i, S x) {
+        local = R::merge(op, local, R::lift_arg(p, op, x, i - begin));
+    });
+    local = detail::block_merge<R, W>(op, local);
+    const std::size_t slot = std::size_t(s) * gridDim.x + blockIdx.x;
+    if (threadIdx.x == 0) partials[slot] = local.word, partial_seen[slot] = local.seen;
+    if (!detail::last_block(&counters[s])) return;
+    local = P{};
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+        const std::size_t k = std::size_t(s) * gridDim.x + i;
+        // volatile: the other blocks' writes, made visible by their fences, not a stale L1 line
+        W w;
+        if constexpr (std::is_same_v<W, std::uint64_t>) w = *static_cast<volatile std::uint64_t*>(&partials[k]);
+        else w = {static_cast<volatile W*>(&partials[k])->key, static_cast<volatile W*>(&partials[k])->slot};
+        local = R::merge(op, local, P{w, *static_cast<volatile int*>(&partial_seen[k]) != 0});
+    }
+    local = detail::block_merge<R, W>(op, local);
+    if (threadIdx.x == 0) indices[s] = local.seen ? R::unpack_index(p, op, local.word) : ~std::uint64_t(0);
+}
+
+}  // namespace flipcheck::gpu

@@ -1,0 +1,290 @@
+// RapidCheck properties of the GPU reduction subjects (gpu/reduce.hpp): batches of arrays from the
+// property generators go through each subject in one launch, and every answer is judged by the
+// oracle under the policy the subject declares. A case is one array through one subject under
+// one policy; each test prints how many it checked per second. Also: order independence (the
+// same multiset in another order, or another launch shape, gives the same bits), the known-wrong
+// seeds shown wrong with a shrunk counterexample, and P3008's operations on every pair of 16-bit
+// values. Without a device every test says SKIPPED.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "flipcheck/law.hpp"
+#include "generators.hpp"
+#include "p3008_check.hpp"
+#include "reduce.hpp"
+#include "sweep.hpp"
+#include "yamr.hpp"
+
+namespace flipcheck::gpu {
+// How RapidCheck prints a drawn launch shape in a counterexample (found by ADL).
+inline void showValue(const launch_shape& s, std::ostream& os) { os << s.blocks << " blocks x " << s.threads << " threads"; }
+}  // namespace flipcheck::gpu
+
+namespace {
+
+namespace fc = flipcheck;
+namespace gpu = flipcheck::gpu;
+using fc::reduce_op;
+
+#define REQUIRE_DEVICE() \
+    if (!gpu::available()) GTEST_SKIP() << "no CUDA device"
+
+template <class F>
+using arrays_t = std::vector<std::vector<typename F::storage>>;
+
+template <fc::format F>
+constexpr fc::format_id id_of() {
+    if constexpr (std::is_same_v<F, fc::binary16>) return fc::format_id::binary16;
+    else if constexpr (std::is_same_v<F, fc::bfloat16>) return fc::format_id::bfloat16;
+    else if constexpr (std::is_same_v<F, fc::binary32>) return fc::format_id::binary32;
+    else return fc::format_id::binary64;
+}
+
+// Cases checked and time spent, for the rate each test prints.
+struct rate {
+    std::uint64_t cases = 0;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~rate() {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("[ rate     ] %llu GPU property cases in %.2f s: %.0f cases/s\n", static_cast<unsigned long long>(cases), s,
+                    s > 0 ? double(cases) / s : 0.0);
+    }
+};
+
+std::string describe(fc::policy p) {
+    return "nan=" + std::string(fc::to_string(p.nan)) + " zero=" + std::string(fc::to_string(p.zero)) +
+           " ties=" + std::string(fc::to_string(p.ties));
+}
+
+template <fc::format F>
+std::string show_answer(std::optional<std::uint64_t> v, bool index) {
+    if (!v) return "none";
+    return index ? std::to_string(*v) : fc::gen::show<F>(typename F::storage(*v));
+}
+
+// Judge every array's answer; the first wrong one fails the property with the array and shape.
+// (Whether answers are indices is spelled out: binary64's storage is std::size_t.)
+template <fc::format F, bool Index, class Answer>
+void judge(std::string_view subject, fc::policy p, reduce_op op, const arrays_t<F>& arrays, const std::vector<Answer>& got,
+           gpu::launch_shape shape, rate& r) {
+    constexpr bool index = Index;
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+        std::optional<fc::counterexample> c;
+        if constexpr (index) c = fc::reducer_laws<F>::arg_agreement(p, op, arrays[i], got[i]);
+        else c = fc::reducer_laws<F>::agreement(p, op, arrays[i], got[i]);
+        if (c)
+            RC_FAIL(std::string(subject) + " " + std::string(fc::to_string(op)) + " on " + std::string(F::name) + " under " +
+                    describe(p) + " with " + std::to_string(shape.blocks) + "x" + std::to_string(shape.threads) +
+                    ": expected " + show_answer<F>(c->expected_empty ? std::nullopt : std::optional(c->expected), index) +
+                    ", got " + show_answer<F>(c->actual_empty ? std::nullopt : std::optional(c->actual), index) + " on " +
+                    fc::gen::show<F>(arrays[i]));
+    }
+    r.cases += arrays.size();
+}
+
+rc::Gen<gpu::launch_shape> shapes() {
+    return rc::gen::apply([](unsigned blocks, unsigned threads) { return gpu::launch_shape{blocks, threads}; },
+                          rc::gen::inRange(1u, 9u), rc::gen::element(32u, 64u, 256u, 1024u));
+}
+
+constexpr fc::nan_policy nan_policies[] = {fc::nan_policy::total_order, fc::nan_policy::propagate, fc::nan_policy::ignore};
+constexpr fc::zero_policy zero_policies[] = {fc::zero_policy::ordered, fc::zero_policy::equal};
+constexpr fc::tie_policy tie_policies[] = {fc::tie_policy::lowest_index, fc::tie_policy::highest_index, fc::tie_policy::any};
+
+bool mapped(gpu::value_subject s) {
+    return s == gpu::value_subject::warp_aggregated || s == gpu::value_subject::block_shared ||
+           s == gpu::value_subject::full_grid;
+}
+
+// Every value subject of format F (except the seed004_ge0 mutant), max and min, every policy the
+// subject can be asked for, on one batch.
+template <fc::format F>
+void value_subjects_agree(rate& r) {
+    const auto arrays = *rc::gen::container<arrays_t<F>>(fc::gen::arrays<F>());
+    const auto shape = *shapes();
+    for (std::size_t k = 0; k < gpu::value_subject_names.size(); ++k) {
+        const auto s = gpu::value_subject(k);
+        if (s == gpu::value_subject::seed004_ge0 || !gpu::supports(s, id_of<F>())) continue;
+        for (auto op : {reduce_op::max, reduce_op::min})
+            for (auto nan : nan_policies)
+                for (auto zero : zero_policies) {
+                    if (!mapped(s) && (nan != nan_policies[0] || zero != zero_policies[0])) continue;  // fixed policy
+                    const fc::policy p = gpu::declared(s, op, {nan, zero, fc::tie_policy::any});
+                    judge<F, false>(gpu::value_subject_names[k], p, op, arrays, gpu::reduce<F>(s, p, op, arrays, shape), shape, r);
+                }
+    }
+}
+
+template <fc::format F>
+void arg_subjects_agree(rate& r) {
+    const auto arrays = *rc::gen::container<arrays_t<F>>(fc::gen::arrays<F>());
+    const auto shape = *shapes();
+    for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level, gpu::arg_subject::seed002_fixed})
+        for (auto op : {reduce_op::max, reduce_op::min}) {
+            if (!gpu::supports(s, id_of<F>(), op)) continue;
+            for (auto nan : nan_policies)
+                for (auto zero : zero_policies)
+                    for (auto ties : tie_policies) {
+                        const fc::policy p = gpu::declared(s, {nan, zero, ties});
+                        if (p != fc::policy{nan, zero, ties} && (nan != nan_policies[0] || zero != zero_policies[0] || ties != tie_policies[0]))
+                            continue;  // a fixed policy: once is enough
+                        judge<F, true>(gpu::arg_subject_names[std::size_t(s)], p, op, arrays,
+                                 gpu::arg_reduce<F>(s, p, op, arrays, shape), shape, r);
+                    }
+        }
+}
+
+template <class F>
+class GpuReduce : public ::testing::Test {};
+using formats = ::testing::Types<fc::binary16, fc::bfloat16, fc::binary32, fc::binary64>;
+TYPED_TEST_SUITE(GpuReduce, formats);
+
+TYPED_TEST(GpuReduce, value_subjects_agree_with_the_oracle) {
+    REQUIRE_DEVICE();
+    rate r;
+    EXPECT_TRUE(rc::check("value subjects agree", [&] { value_subjects_agree<TypeParam>(r); }));
+}
+
+TYPED_TEST(GpuReduce, arg_subjects_agree_with_the_oracle) {
+    REQUIRE_DEVICE();
+    rate r;
+    EXPECT_TRUE(rc::check("arg subjects agree", [&] { arg_subjects_agree<TypeParam>(r); }));
+}
+
+// Order independence: the mapped forms give identical bits (not merely equivalent answers) for
+// any order of the same multiset and any launch shape; the arg forms give the same index for any
+// launch shape. P3008's CAS forms are exempt: which NaN fetch_fmaximum keeps depends on the order,
+// as IEEE allows.
+TYPED_TEST(GpuReduce, same_bits_for_any_order_and_launch_shape) {
+    REQUIRE_DEVICE();
+    using F = TypeParam;
+    rate r;
+    EXPECT_TRUE(rc::check("order independence", [&] {
+        auto arrays = *rc::gen::container<arrays_t<F>>(fc::gen::arrays<F>());
+        const auto a = *shapes(), b = *shapes();
+        auto permuted = arrays;
+        std::mt19937_64 rng(*rc::gen::arbitrary<std::uint64_t>());
+        for (auto& xs : permuted) std::shuffle(xs.begin(), xs.end(), rng);
+        const auto op = *rc::gen::element(reduce_op::max, reduce_op::min);
+        const fc::policy p{*rc::gen::elementOf(std::vector(std::begin(nan_policies), std::end(nan_policies))),
+                           *rc::gen::elementOf(std::vector(std::begin(zero_policies), std::end(zero_policies))),
+                           *rc::gen::elementOf(std::vector(std::begin(tie_policies), std::end(tie_policies)))};
+        for (auto s : {gpu::value_subject::warp_aggregated, gpu::value_subject::block_shared, gpu::value_subject::full_grid}) {
+            const auto x = gpu::reduce<F>(s, p, op, arrays, a), y = gpu::reduce<F>(s, p, op, permuted, b);
+            for (std::size_t i = 0; i < arrays.size(); ++i)
+                if (x[i] != y[i]) RC_FAIL(std::string(gpu::value_subject_names[std::size_t(s)]) + " differs between orders/shapes on " + fc::gen::show<F>(arrays[i]));
+            r.cases += 2 * arrays.size();
+        }
+        for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level}) {
+            if (!gpu::supports(s, id_of<F>(), op)) continue;
+            const auto x = gpu::arg_reduce<F>(s, p, op, arrays, a), y = gpu::arg_reduce<F>(s, p, op, arrays, b);
+            for (std::size_t i = 0; i < arrays.size(); ++i)
+                if (x[i] != y[i]) RC_FAIL(std::string(gpu::arg_subject_names[std::size_t(s)]) + " differs between launch shapes on " + fc::gen::show<F>(arrays[i]));
+            r.cases += 2 * arrays.size();
+        }
+    }));
+}
+
+// P3008's six operations on the device, every (old, operand) pair of the 16-bit formats and edge
+// plus random pairs of the others: the stored value as the oracle says, the old value returned.
+TYPED_TEST(GpuReduce, p3008_operations_on_pairs) {
+    REQUIRE_DEVICE();
+    using F = TypeParam;
+    for (auto k : fc::p3008::all_kinds) {
+        const auto c = gpu::p3008_pairs<F>(k, k);
+        std::printf("[ p3008    ] %s %s: %llu pairs, %llu wrong\n", std::string(F::name).c_str(),
+                    std::string(fc::p3008::to_string(k)).c_str(), static_cast<unsigned long long>(c.pairs),
+                    static_cast<unsigned long long>(c.failures));
+        EXPECT_EQ(c.failures, 0u) << fc::p3008::to_string(k) << " first wrong on old=" << fc::gen::show<F>(typename F::storage(c.old))
+                                  << " operand=" << fc::gen::show<F>(typename F::storage(c.operand));
+        EXPECT_GT(c.pairs, 0u);
+    }
+    // The judge can fail: fetch_fmaximum_num is not fetch_fmaximum (a NaN operand loses there).
+    const auto wrong = gpu::p3008_pairs<F>(fc::p3008::kind::fmaximum_num, fc::p3008::kind::fmaximum);
+    std::printf("[ p3008    ] %s fetch_fmaximum_num judged as fetch_fmaximum: %llu wrong (must be > 0), first on old=%s operand=%s\n",
+                std::string(F::name).c_str(), static_cast<unsigned long long>(wrong.failures),
+                fc::gen::show<F>(typename F::storage(wrong.old)).c_str(), fc::gen::show<F>(typename F::storage(wrong.operand)).c_str());
+    EXPECT_GT(wrong.failures, 0u);
+}
+
+TEST(GpuReduceP3008, typed_wrappers_on_every_type) {
+    REQUIRE_DEVICE();
+    EXPECT_TRUE(gpu::p3008_typed_wrappers_work());
+}
+
+// ---- the seeds' known-wrong subjects: each must be shown wrong, with a shrunk counterexample ----
+
+template <class Prop>
+void expect_shown_wrong(const char* what, Prop prop) {
+    std::printf("[ expected ] %s must be shown wrong; RapidCheck's counterexample follows\n", what);
+    EXPECT_FALSE(rc::check(what, prop)) << what << " passed every case: the property no longer catches it";
+}
+
+TEST(GpuReduceSeeds, seed002_walkthrough_is_wrong) {
+    REQUIRE_DEVICE();
+    rate r;
+    expect_shown_wrong("seed 002 as written (lowest(), then FLT_MIN)", [&] {
+        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
+        const auto s = gpu::arg_subject::seed002_walkthrough;
+        const fc::policy p = gpu::declared(s, {});
+        judge<fc::binary32, true>("seed002_walkthrough", p, reduce_op::max, arrays, gpu::arg_reduce<fc::binary32>(s, p, reduce_op::max, arrays), {}, r);
+    });
+}
+
+TEST(GpuReduceSeeds, seed002_full_code_is_wrong) {
+    REQUIRE_DEVICE();
+    rate r;
+    expect_shown_wrong("seed 002's full code (-lowest() = +FLT_MAX)", [&] {
+        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
+        const auto s = gpu::arg_subject::seed002_full_code;
+        const fc::policy p = gpu::declared(s, {});
+        judge<fc::binary32, true>("seed002_full_code", p, reduce_op::max, arrays, gpu::arg_reduce<fc::binary32>(s, p, reduce_op::max, arrays), {}, r);
+    });
+}
+
+TEST(GpuReduceSeeds, seed004_ge0_is_wrong) {
+    REQUIRE_DEVICE();
+    rate r;
+    expect_shown_wrong("seed 004's `val >= 0` predecessor (min)", [&] {
+        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
+        const auto s = gpu::value_subject::seed004_ge0;
+        const fc::policy p = gpu::declared(s, reduce_op::min, {});
+        judge<fc::binary32, false>("seed004_ge0", p, reduce_op::min, arrays, gpu::reduce<fc::binary32>(s, p, reduce_op::min, arrays), {}, r);
+    });
+}
+
+// Seed 003's YAMR as written and with volatile (one block of up to 1024 threads).
+void yamr_is_wrong(bool volatile_shared) {
+    REQUIRE_DEVICE();
+    expect_shown_wrong(volatile_shared ? "seed 003's YAMR with volatile" : "seed 003's YAMR as written", [&] {
+        auto xs = *fc::gen::arrays<fc::binary32>();
+        RC_PRE(!xs.empty() && xs.size() <= 1024);
+        const fc::policy p{fc::nan_policy::undefined, fc::zero_policy::equal, fc::tie_policy::any};
+        if (auto c = fc::reducer_laws<fc::binary32>::agreement(p, reduce_op::max, xs, gpu::yamr(xs, volatile_shared)))
+            RC_FAIL("YAMR: expected " + fc::gen::show<fc::binary32>(std::uint32_t(c->expected)) + ", got " +
+                    fc::gen::show<fc::binary32>(std::uint32_t(c->actual)) + " on " + fc::gen::show<fc::binary32>(xs));
+    });
+}
+TEST(GpuReduceSeeds, yamr_is_wrong) { yamr_is_wrong(false); }
+TEST(GpuReduceSeeds, yamr_volatile_is_wrong) { yamr_is_wrong(true); }
+
+// Bad requests get a clear error, not a launch.
+TEST(GpuReduceApi, rejects_what_does_not_exist) {
+    const arrays_t<fc::binary16> half{{0x3c00}};
+    EXPECT_THROW(gpu::reduce<fc::binary16>(gpu::value_subject::seed004_signbit, {}, reduce_op::max, half), std::invalid_argument);
+    EXPECT_THROW(gpu::arg_reduce<fc::binary64>(gpu::arg_subject::packed_atomic, {}, reduce_op::max, {{0}}), std::invalid_argument);
+    EXPECT_THROW(gpu::arg_reduce<fc::binary32>(gpu::arg_subject::seed002_fixed, {}, reduce_op::min, {{0}}), std::invalid_argument);
+    EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_subject::full_grid, {}, reduce_op::max, {{0}}, {1, 48}), std::invalid_argument);
+    EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_subject::full_grid, {}, reduce_op::max, {{0}}, {0, 32}), std::invalid_argument);
+}
+
+}  // namespace
