@@ -1,8 +1,9 @@
 // The reductions benchmark: flipcheck's GPU subjects (gpu/include/flipcheck/gpu/reduce.cuh, the
 // same kernels the property tests verify) against cub::DeviceReduce::Max/ArgMax, with
 // thrust::max_element and seed 002's kernels for reference, in one run. 2^28 random floats (and
-// 2^27 doubles: the same bytes); the median of --repeats cudaEvent timings, rotating through three
-// inputs of 1 GiB each so that nothing stays in the 50 MiB L2. GB/s counts the bytes read once.
+// 2^27 doubles: the same bytes); the median of --repeats cudaEvent timings per row, taken round
+// robin (each repeat times every row once), rotating through three inputs of 1 GiB each so that
+// nothing stays in the 50 MiB L2. GB/s counts the bytes read once.
 // Every answer is checked against the host's; the exit status is 1 if any differs.
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/cstdint>
@@ -86,10 +87,16 @@ struct inputs_of {
 
 struct row {
     std::string name;
-    float ms;
-    double bytes;
-    float baseline_ms;  // the CUB row it is compared with
-    bool ok;
+    std::function<void(int)> launch;  // launch(r): one run on input r % 3
+    std::function<bool(int)> ok;      // ok(r): the answer of the last launch(r) is the host's
+    int baseline;                     // the CUB row it is compared with (-1: itself)
+    std::vector<float> ms{};
+    bool right = false;
+    float median() const {
+        std::vector<float> v = ms;
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    }
 };
 
 int main(int argc, char** argv) {
@@ -140,7 +147,7 @@ int main(int argc, char** argv) {
         return [&, form, p](int r) {
             // The atomic forms start from the identity key of max; full_grid overwrites the word.
             if (form != fg::value_form::full_grid) cudaMemsetAsync(word, 0, 4);
-            fg::reduce_kernel<M><<<dim3(blocks, 1), threads>>>(batch_of(r), p, fc::reduce_op::max, form, word, partials, counters);
+            fg::launch_reduce<M>(form, p, fc::reduce_op::max, batch_of(r), 1, blocks, threads, word, partials, counters);
         };
     };
     auto value_ok = [&](int r) {
@@ -151,13 +158,9 @@ int main(int argc, char** argv) {
     auto index_ok = [&](int r, std::uint64_t i) { return i == in.best_i[r % inputs]; };
 
     std::vector<row> rows;
-    // Each measured launch ends with input (repeats % 3); the check reads that launch's answer.
-    const int last = repeats;
     auto measure = [&](const std::string& name, const std::function<void(int)>& launch, const std::function<bool(int)>& ok,
-                       double b, int baseline) {
-        const float ms = median_ms(repeats, launch);
-        CHECK(cudaDeviceSynchronize());
-        rows.push_back({name, ms, b, baseline < 0 ? ms : rows[std::size_t(baseline)].ms, ok(last)});
+                       double, int baseline) {
+        rows.push_back({name, launch, ok, baseline});
         return int(rows.size() - 1);
     };
 
@@ -186,7 +189,7 @@ int main(int argc, char** argv) {
     const fc::policy first_index{fc::nan_policy::total_order, fc::zero_policy::ordered, fc::tie_policy::lowest_index};
     measure("flipcheck packed_atomic argmax", [&](int r) {
         cudaMemsetAsync(word64, 0, 8);
-        fg::packed_arg_kernel<M><<<dim3(blocks, 1), threads>>>(batch_of(r), first_index, fc::reduce_op::max, word64);
+        fg::launch_packed_arg<M>(first_index, fc::reduce_op::max, batch_of(r), 1, blocks, threads, word64);
     }, [&](int r) {
         unsigned long long w = 0;
         CHECK(cudaMemcpy(&w, word64, 8, cudaMemcpyDeviceToHost));
@@ -198,8 +201,8 @@ int main(int argc, char** argv) {
         return index_ok(r, i);
     };
     measure("flipcheck two_level argmax", [&](int r) {
-        fg::two_level_arg_kernel<M><<<dim3(blocks, 1), threads>>>(batch_of(r), first_index, fc::reduce_op::max,
-                                                                  reinterpret_cast<std::uint64_t*>(arg_partials), arg_seen, counters, index);
+        fg::launch_two_level_arg<M>(first_index, fc::reduce_op::max, batch_of(r), 1, blocks, threads,
+                                    reinterpret_cast<std::uint64_t*>(arg_partials), arg_seen, counters, index);
     }, index_result, double(bytes), cub_arg);
     std::uint64_t thrust_index = 0;
     measure("thrust::max_element", [&](int r) {
@@ -223,9 +226,9 @@ int main(int argc, char** argv) {
     measure("seed 002 fixed (grid = SMs)", seed_launch(seed002::ArgMaxKernelFixed, seed002::FindMaxOfMaxFixed), seed_ok, double(bytes), cub_arg);
 
     // binary64: 2^27 doubles, the same 1 GiB per input.
+    const std::size_t nd = n / 2;
+    inputs_of<double> ind(nd, 5);
     {
-        const std::size_t nd = n / 2;
-        inputs_of<double> ind(nd, 5);
         double* cub_maxd = reinterpret_cast<double*>(cub_max);
         const int cub_d = measure("cub::DeviceReduce::Max (double)", [&](int r) {
             std::size_t tb = temp_bytes;
@@ -237,9 +240,9 @@ int main(int argc, char** argv) {
         }, double(bytes), -1);
         measure("flipcheck warp_aggregated max (double)", [&](int r) {
             cudaMemsetAsync(word64, 0, 8);
-            fg::reduce_kernel<MD><<<dim3(blocks, 1), threads>>>(
-                fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets}, total,
-                fc::reduce_op::max, fg::value_form::warp_aggregated, word64, arg_partials, counters);
+            fg::launch_reduce<MD>(fg::value_form::warp_aggregated, total, fc::reduce_op::max,
+                                  fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets},
+                                  1, blocks, threads, word64, arg_partials, counters);
         }, [&](int r) {
             unsigned long long k = 0;
             CHECK(cudaMemcpy(&k, word64, 8, cudaMemcpyDeviceToHost));
@@ -247,32 +250,58 @@ int main(int argc, char** argv) {
         }, double(bytes), cub_d);
     }
 
+    // Round robin: every repeat runs each row once, so clock or thermal drift during the run
+    // weighs on all rows alike instead of on whichever is measured last.
+    cudaEvent_t ev_a, ev_b;
+    CHECK(cudaEventCreate(&ev_a));
+    CHECK(cudaEventCreate(&ev_b));
+    for (auto& r : rows) r.launch(0);  // warm-up: first-launch costs, CUB's and Thrust's allocations
+    CHECK(cudaDeviceSynchronize());
+    for (int k = 1; k <= repeats; ++k)
+        for (auto& r : rows) {
+            CHECK(cudaEventRecord(ev_a));
+            r.launch(k);
+            CHECK(cudaEventRecord(ev_b));
+            CHECK(cudaEventSynchronize(ev_b));
+            float t = 0;
+            CHECK(cudaEventElapsedTime(&t, ev_a, ev_b));
+            r.ms.push_back(t);
+        }
+    CHECK(cudaGetLastError());
+    for (auto& r : rows) {  // each answer, checked right after its own launch
+        r.launch(repeats);
+        CHECK(cudaDeviceSynchronize());
+        r.right = r.ok(repeats);
+    }
+
     // How the launch shape matters (warp_aggregated max, total_order): blocks per SM x threads.
+    const float cub_ms = rows[std::size_t(cub_row)].median();
     std::vector<std::string> shape_lines;
     for (unsigned per_sm : {2u, 4u, 8u, 16u, 32u})
         for (unsigned t : {128u, 256u, 512u}) {
             const unsigned b = unsigned(prop.multiProcessorCount) * per_sm;
             const float ms = median_ms(repeats, [&](int r) {
                 cudaMemsetAsync(word, 0, 4);
-                fg::reduce_kernel<M><<<dim3(b, 1), t>>>(batch_of(r), total, fc::reduce_op::max, fg::value_form::warp_aggregated,
-                                                        word, partials, counters);
+                fg::launch_reduce<M>(fg::value_form::warp_aggregated, total, fc::reduce_op::max, batch_of(r), 1, b, t, word,
+                                     partials, counters);
             });
             char line[160];
             std::snprintf(line, sizeof line, "  %2u blocks/SM x %4u threads: %7.3f ms  %7.1f GB/s  %6.3fx CUB Max%s", per_sm, t, ms,
-                          double(bytes) / (ms * 1e-3) / 1e9, rows[std::size_t(cub_row)].ms / ms, value_ok(last) ? "" : "  WRONG");
+                          double(bytes) / (ms * 1e-3) / 1e9, cub_ms / ms, value_ok(repeats) ? "" : "  WRONG");
             shape_lines.push_back(line);
         }
 
     bool all_ok = true;
-    std::printf("device: %s; 2^28 floats (1 GiB) and 2^27 doubles, 3 inputs rotated, median of %d runs, %u x %u threads\n",
+    std::printf("device: %s; 2^28 floats (1 GiB) and 2^27 doubles, 3 inputs rotated, median of %d round-robin runs, %u x %u threads\n",
                 prop.name, repeats, blocks, threads);
     std::printf("%-46s %9s %9s %8s %s\n", "reduction", "ms", "GB/s", "vs CUB", "answer");
     for (const row& r : rows) {
-        std::printf("%-46s %9.3f %9.1f %8.3f %s\n", r.name.c_str(), r.ms, r.bytes / (r.ms * 1e-3) / 1e9, r.baseline_ms / r.ms,
-                    r.ok ? "right" : "WRONG");
-        all_ok = all_ok && (r.ok || r.name.find("as written") != std::string::npos);
+        const float ms = r.median(), base = r.baseline < 0 ? ms : rows[std::size_t(r.baseline)].median();
+        std::printf("%-46s %9.3f %9.1f %8.3f %s\n", r.name.c_str(), ms, double(bytes) / (ms * 1e-3) / 1e9, base / ms,
+                    r.right ? "right" : "WRONG");
+        all_ok = all_ok && (r.right || r.name.find("as written") != std::string::npos);
     }
-    std::printf("launch shapes, warp_aggregated max (total_order):\n");
+    std::printf("launch shapes, warp_aggregated max (total_order), each shape timed on its own after the table:\n");
     for (const auto& l : shape_lines) std::printf("%s\n", l.c_str());
     std::printf("(vs CUB: CUB's time / this time, against Max for max rows and ArgMax for argmax rows;\n"
                 " seed 002 as written happens to be right on this data: positive maxima, distinct values)\n");

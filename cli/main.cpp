@@ -17,6 +17,7 @@
 #include "audit.hpp"
 #include "mutants.hpp"
 #include "progress.hpp"
+#include "reductions.hpp"
 #include "registry.hpp"
 #include "render.hpp"
 
@@ -187,9 +188,28 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     }
     fmt::print("\n{}/{} passed\n", passed, total);
-    if (out) *out << rows.dump(2) << '\n';
-    if (interrupted) return exit_interrupted;
-    return passed == total ? exit_pass : exit_fail;
+    if (interrupted) {
+        if (out) *out << nlohmann::json{{"mappings", rows}}.dump(2) << '\n';
+        return exit_interrupted;
+    }
+
+    // The reducers built on the mappings: each against the oracle under every policy it claims.
+    fmt::print("\nflipcheck: every built-in reducer over every format on the {}, against the oracle\n\n",
+               b == backend::gpu ? "GPU (gpu/reduce.hpp's kernels)" : "CPU (core's atomic update code, replayed)");
+    fmt::print("{:<26} {:<9} {:>8} {:<8}\n", "reducer", "format", "checks", "verdict");
+    const auto reductions = verify_reductions(b, 200);
+    nlohmann::json reduction_rows = nlohmann::json::array();
+    int reductions_passed = 0;
+    for (const auto& r : reductions) {
+        fmt::print("{:<26} {:<9} {:>8} {:<8}\n", r.subject, r.format, r.checks, r.passed() ? "pass" : "FAIL");
+        reductions_passed += r.passed();
+        reduction_rows.push_back(to_json(r));
+    }
+    for (const auto& r : reductions)
+        if (!r.passed()) fmt::print("\n{} on {} ({}): {}\n", r.subject, r.format, r.device, r.failure);
+    fmt::print("\n{}/{} reducers passed\n", reductions_passed, reductions.size());
+    if (out) *out << nlohmann::json{{"mappings", rows}, {"reductions", reduction_rows}}.dump(2) << '\n';
+    return passed == total && reductions_passed == int(reductions.size()) ? exit_pass : exit_fail;
 }
 
 int run_mutants(const std::string& device, const std::string& json, bool markdown) {

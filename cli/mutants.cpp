@@ -14,7 +14,8 @@
 #include "flipcheck/subjects/yamr.hpp"
 #include "render.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "yamr.hpp"  // gpu/subjects.hpp: YAMR and the atomic forms on the device
+#include "reduce.hpp"
+#include "yamr.hpp"  // gpu/yamr.hpp: seed 003 on the device
 #endif
 
 namespace flipcheck::cli {
@@ -260,6 +261,26 @@ kill_result kill_yamr_gpu(bool volatile_shared) {
         },
         {500, 0});
 }
+
+// The seeds' kernels on the device through gpu/reduce.hpp (seed 002 as the article writes it, seed
+// 004's `val >= 0` predecessor): the same claims as their CPU emulations, judged on real runs.
+kill_result kill_gpu_seed002(gpu::arg_subject s) {
+    return kill_array<binary32>(
+        [s](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
+            const policy p = gpu::declared(s, {});
+            return judge_index<binary32>(p, reduce_op::max, xs, gpu::arg_reduce<binary32>(s, p, reduce_op::max, {xs})[0]);
+        },
+        {200, 0});
+}
+kill_result kill_gpu_seed004_ge0() {
+    return kill_array<binary32>(
+        [](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
+            const auto s = gpu::value_subject::seed004_ge0;
+            const policy p = gpu::declared(s, reduce_op::min, {});
+            return judge_value<binary32>(p, reduce_op::min, xs, gpu::reduce<binary32>(s, p, reduce_op::min, {xs})[0]);
+        },
+        {200, 0});
+}
 #endif
 
 std::vector<mutant> make_zoo() {
@@ -295,6 +316,9 @@ std::vector<mutant> make_zoo() {
 #if FLIPCHECK_HAVE_GPU
         {"yamr_gpu", "max (GPU)", "seed 003's YAMR kernel, as written", "no atomics, a sentinel: run on the device", true, [](backend) { return kill_yamr_gpu(false); }},
         {"yamr_volatile_gpu", "max (GPU)", "seed 003's YAMR with volatile shared memory", "volatile fixes no race", true, [](backend) { return kill_yamr_gpu(true); }},
+        {"seed002_walkthrough_gpu", "argmax (GPU)", "seed 002's kernels as written", "lowest() then FLT_MIN, grid = SM count", true, [](backend) { return kill_gpu_seed002(gpu::arg_subject::seed002_walkthrough); }},
+        {"seed002_full_code_gpu", "argmax (GPU)", "seed 002's full code on the device", "-lowest() = +FLT_MAX in both kernels", true, [](backend) { return kill_gpu_seed002(gpu::arg_subject::seed002_full_code); }},
+        {"seed004_ge0_gpu", "atomic min (GPU)", "seed 004's `val >= 0` predecessor on the device", "-0 takes the signed atomicMin branch", true, [](backend) { return kill_gpu_seed004_ge0(); }},
 #endif
     };
 }

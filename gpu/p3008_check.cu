@@ -76,7 +76,7 @@ __global__ void pairs_kernel(const typename F::storage* edges, std::uint64_t e, 
 }
 
 template <format F, p3008::kind K>
-p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind judged) {
+p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind judged, std::uint64_t limit) {
     using S = typename F::storage;
     S* d_edges = nullptr;
     unsigned long long* d_out = nullptr;  // failures, first failing id
@@ -85,7 +85,8 @@ p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind
     const unsigned long long init[2] = {0, ~0ull};
     check(cudaMemcpy(d_edges, edges.data(), edges.size() * sizeof(S), cudaMemcpyHostToDevice), "cudaMemcpy");
     check(cudaMemcpy(d_out, init, sizeof init, cudaMemcpyHostToDevice), "cudaMemcpy");
-    const std::uint64_t count = pair_count<F>(edges.size());
+    std::uint64_t count = pair_count<F>(edges.size());
+    if (limit > 0 && limit < count) count = limit;
     pairs_kernel<F, K><<<4096, 256>>>(d_edges, edges.size(), count, judged, d_out, d_out + 1);
     check(cudaGetLastError(), "launch");
     unsigned long long out[2];
@@ -104,17 +105,17 @@ p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind
 }  // namespace
 
 template <format F>
-p3008_pair_result p3008_pairs(p3008::kind k, p3008::kind judged_as) {
+p3008_pair_result p3008_pairs(p3008::kind k, p3008::kind judged_as, std::uint64_t limit) {
     const auto edges = edge_values<F>();
     switch (k) {
-        case p3008::kind::max: return run<F, p3008::kind::max>(edges, judged_as);
-        case p3008::kind::min: return run<F, p3008::kind::min>(edges, judged_as);
-        case p3008::kind::fmaximum: return run<F, p3008::kind::fmaximum>(edges, judged_as);
-        case p3008::kind::fminimum: return run<F, p3008::kind::fminimum>(edges, judged_as);
-        case p3008::kind::fmaximum_num: return run<F, p3008::kind::fmaximum_num>(edges, judged_as);
+        case p3008::kind::max: return run<F, p3008::kind::max>(edges, judged_as, limit);
+        case p3008::kind::min: return run<F, p3008::kind::min>(edges, judged_as, limit);
+        case p3008::kind::fmaximum: return run<F, p3008::kind::fmaximum>(edges, judged_as, limit);
+        case p3008::kind::fminimum: return run<F, p3008::kind::fminimum>(edges, judged_as, limit);
+        case p3008::kind::fmaximum_num: return run<F, p3008::kind::fmaximum_num>(edges, judged_as, limit);
         case p3008::kind::fminimum_num: break;
     }
-    return run<F, p3008::kind::fminimum_num>(edges, judged_as);
+    return run<F, p3008::kind::fminimum_num>(edges, judged_as, limit);
 }
 
 // The typed wrappers users call (float, double, __half, __nv_bfloat16): a few known answers each.
@@ -137,10 +138,10 @@ __global__ void typed_kernel(int* ok) {
     if (threadIdx.x == 0) *ok = typed_ok(&f) && typed_ok(&d) && typed_ok(&h) && typed_ok(&bf);
 }
 
-template p3008_pair_result p3008_pairs<binary16>(p3008::kind, p3008::kind);
-template p3008_pair_result p3008_pairs<bfloat16>(p3008::kind, p3008::kind);
-template p3008_pair_result p3008_pairs<binary32>(p3008::kind, p3008::kind);
-template p3008_pair_result p3008_pairs<binary64>(p3008::kind, p3008::kind);
+template p3008_pair_result p3008_pairs<binary16>(p3008::kind, p3008::kind, std::uint64_t);
+template p3008_pair_result p3008_pairs<bfloat16>(p3008::kind, p3008::kind, std::uint64_t);
+template p3008_pair_result p3008_pairs<binary32>(p3008::kind, p3008::kind, std::uint64_t);
+template p3008_pair_result p3008_pairs<binary64>(p3008::kind, p3008::kind, std::uint64_t);
 
 bool p3008_typed_wrappers_work() {
     int* d = nullptr;

@@ -200,7 +200,7 @@ std::vector<std::optional<typename F::storage>> reduce(value_subject s, policy p
         const value_form form = s == value_subject::warp_aggregated ? value_form::warp_aggregated
                                 : s == value_subject::block_shared  ? value_form::block_shared
                                                                     : value_form::full_grid;
-        reduce_kernel<M><<<dim3(shape.blocks, b.count()), shape.threads>>>(b.view(), p, op, form, words.p, partials.p, counters.p);
+        launch_reduce<M>(form, p, op, b.view(), b.count(), shape.blocks, shape.threads, words.p, partials.p, counters.p);
         finish_launch();
         const auto keys = words.download();
         for (std::size_t i = 0; i < keys.size(); ++i) bits[i] = M::decode(S(keys[i]));
@@ -232,7 +232,7 @@ std::vector<std::optional<std::size_t>> arg_reduce(arg_subject s, policy p, redu
         if constexpr (F::width <= 32) {
             const unsigned long long id = identity_key<unsigned long long>(op);
             device_buffer<unsigned long long> words(std::vector<unsigned long long>(arrays.size(), id));
-            packed_arg_kernel<M><<<dim3(shape.blocks, b.count()), shape.threads>>>(b.view(), p, op, words.p);
+            launch_packed_arg<M>(p, op, b.view(), b.count(), shape.blocks, shape.threads, words.p);
             finish_launch();
             const auto w = words.download();
             for (std::size_t i = 0; i < w.size(); ++i) index[i] = unpack_packed<M>(p, op, w[i]);
@@ -242,8 +242,8 @@ std::vector<std::optional<std::size_t>> arg_reduce(arg_subject s, policy p, redu
         device_buffer<int> seen(std::size_t(shape.blocks) * arrays.size());
         device_buffer<unsigned> counters(arrays.size());
         device_buffer<std::uint64_t> indices(arrays.size());
-        two_level_arg_kernel<M><<<dim3(shape.blocks, b.count()), shape.threads>>>(b.view(), p, op, partials.p, seen.p,
-                                                                                  counters.p, indices.p);
+        launch_two_level_arg<M>(p, op, b.view(), b.count(), shape.blocks, shape.threads, partials.p, seen.p, counters.p,
+                                indices.p);
         finish_launch();
         index = indices.download();
     } else if constexpr (std::is_same_v<F, binary32>) {

@@ -10,6 +10,8 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
     const auto r = run_flipcheck("--device cpu");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("12/12 passed"), std::string::npos) << r.output;
+    // and every built-in reducer of every format against the oracle (core's update code on the CPU).
+    EXPECT_NE(r.output.find("17/17 reducers passed"), std::string::npos) << r.output;
     // binary32 rows cover all 2^32 keys.
     std::size_t rows = 0;
     for (auto at = r.output.find("4294967296 pass"); at != std::string::npos; at = r.output.find("4294967296 pass", at + 1))

@@ -155,10 +155,14 @@ __device__ inline bool last_block(unsigned* counter) {
 // ---- value forms -----------------------------------------------------------------------------
 // words[s]: the key word of array s (start it at identity_key(op) for the atomic forms; full_grid
 // overwrites it). partials: gridDim.x per array; counters: one per array, zeroed once.
-template <mapping M>
-__global__ void reduce_kernel(batch<typename M::format::storage> b, policy p, reduce_op op, value_form form,
+// Compiled per operation and NaN policy (launch_reduce picks), so that the per-element work of
+// keyed_reducer folds to a handful of instructions; the zero policy stays a runtime argument.
+template <mapping M, reduce_op Op, nan_policy N>
+__global__ void reduce_kernel(batch<typename M::format::storage> b, policy requested, value_form form,
                               key_word_t<typename M::format>* words, key_word_t<typename M::format>* partials,
                               unsigned* counters) {
+    constexpr reduce_op op = Op;
+    const policy p{N, requested.zero, requested.ties};
     using F = typename M::format;
     using S = typename F::storage;
     using K = key_word_t<F>;
@@ -226,8 +230,10 @@ struct p3008_strategy {
 
 // ---- arg forms -------------------------------------------------------------------------------
 // packed_atomic: words[s] starts at identity_key<u64>(op); see unpack_packed for the answer.
-template <mapping M>
-__global__ void packed_arg_kernel(batch<typename M::format::storage> b, policy p, reduce_op op, unsigned long long* words) {
+template <mapping M, reduce_op Op, nan_policy N>
+__global__ void packed_arg_kernel(batch<typename M::format::storage> b, policy requested, unsigned long long* words) {
+    constexpr reduce_op op = Op;
+    const policy p{N, requested.zero, requested.ties};
     using S = typename M::format::storage;
     using R = keyed_reducer<M>;
     static_assert(M::format::width <= 32, "a key and a 32-bit index slot must fit one 64-bit atomic");
@@ -250,10 +256,12 @@ __host__ __device__ inline std::uint64_t unpack_packed(policy p, reduce_op op, u
 }
 
 // two_level: indices[s] gets the answer (~0 for none). partials: gridDim.x arg words per array.
-template <mapping M>
-__global__ void two_level_arg_kernel(batch<typename M::format::storage> b, policy p, reduce_op op,
+template <mapping M, reduce_op Op, nan_policy N>
+__global__ void two_level_arg_kernel(batch<typename M::format::storage> b, policy requested,
                                      typename keyed_reducer<M>::arg_word* partials, int* partial_seen,
                                      unsigned* counters, std::uint64_t* indices) {
+    constexpr reduce_op op = Op;
+    const policy p{N, requested.zero, requested.ties};
     using S = typename M::format::storage;
     using R = keyed_reducer<M>;
     using W = typename R::arg_word;
@@ -279,6 +287,52 @@ __global__ void two_level_arg_kernel(batch<typename M::format::storage> b, polic
     }
     local = detail::block_merge<R, W>(op, local);
     if (threadIdx.x == 0) indices[s] = local.seen ? R::unpack_index(p, op, local.word) : ~std::uint64_t(0);
+}
+
+// ---- launching: the runtime (operation, NaN policy) picks the compiled kernel -----------------
+// Calls f.template operator()<Op, N>(). nan=undefined runs as total_order (the same keys).
+template <class Fn>
+void dispatch(reduce_op op, nan_policy nan, Fn&& f) {
+    auto with_op = [&]<reduce_op Op>() {
+        switch (nan) {
+            case nan_policy::propagate: f.template operator()<Op, nan_policy::propagate>(); break;
+            case nan_policy::ignore: f.template operator()<Op, nan_policy::ignore>(); break;
+            default: f.template operator()<Op, nan_policy::total_order>(); break;
+        }
+    };
+    if (op == reduce_op::max) with_op.template operator()<reduce_op::max>();
+    else with_op.template operator()<reduce_op::min>();
+}
+
+// `count` arrays, `blocks` blocks of `threads` threads each (threads: a multiple of 32, <= 1024).
+// words: start at identity_key(op) for the atomic forms. partials: blocks * count key words;
+// counters: count words, zero before the first launch (the kernels leave them zero).
+template <mapping M>
+void launch_reduce(value_form form, policy p, reduce_op op, batch<typename M::format::storage> b, unsigned count,
+                   unsigned blocks, unsigned threads, key_word_t<typename M::format>* words,
+                   key_word_t<typename M::format>* partials, unsigned* counters, cudaStream_t stream = 0) {
+    dispatch(op, p.nan, [&]<reduce_op Op, nan_policy N>() {
+        reduce_kernel<M, Op, N><<<dim3(blocks, count), threads, 0, stream>>>(b, p, form, words, partials, counters);
+    });
+}
+
+// words: count words starting at identity_key<unsigned long long>(op); unpack_packed reads them.
+template <mapping M>
+void launch_packed_arg(policy p, reduce_op op, batch<typename M::format::storage> b, unsigned count, unsigned blocks,
+                       unsigned threads, unsigned long long* words, cudaStream_t stream = 0) {
+    dispatch(op, p.nan, [&]<reduce_op Op, nan_policy N>() {
+        packed_arg_kernel<M, Op, N><<<dim3(blocks, count), threads, 0, stream>>>(b, p, words);
+    });
+}
+
+// partials/partial_seen: blocks * count each; counters: count, zero; indices: count answers.
+template <mapping M>
+void launch_two_level_arg(policy p, reduce_op op, batch<typename M::format::storage> b, unsigned count, unsigned blocks,
+                          unsigned threads, typename keyed_reducer<M>::arg_word* partials, int* partial_seen,
+                          unsigned* counters, std::uint64_t* indices, cudaStream_t stream = 0) {
+    dispatch(op, p.nan, [&]<reduce_op Op, nan_policy N>() {
+        two_level_arg_kernel<M, Op, N><<<dim3(blocks, count), threads, 0, stream>>>(b, p, partials, partial_seen, counters, indices);
+    });
 }
 
 }  // namespace flipcheck::gpu
