@@ -228,8 +228,8 @@ int main(int argc, char** argv) {
     // binary64: 2^27 doubles, the same 1 GiB per input.
     const std::size_t nd = n / 2;
     inputs_of<double> ind(nd, 5);
+    double* cub_maxd = reinterpret_cast<double*>(cub_max);  // outlives the rows that capture it
     {
-        double* cub_maxd = reinterpret_cast<double*>(cub_max);
         const int cub_d = measure("cub::DeviceReduce::Max (double)", [&](int r) {
             std::size_t tb = temp_bytes;
             cub::DeviceReduce::Max(temp, tb, ind.d[r % inputs], cub_maxd, ::cuda::std::int64_t(nd));

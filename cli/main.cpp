@@ -220,7 +220,7 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
     if (markdown) {
         fmt::print("| mutant | kind | bug class from | killed by | driver | counterexample |\n| --- | --- | --- | --- | --- | --- |\n");
     } else {
-        fmt::print("{:<26} {:<11} {:<8} {:<22} {:<10} {:>9} {:>9}  {}\n", "mutant", "kind", "verdict", "killed by", "driver",
+        fmt::print("{:<26} {:<16} {:<8} {:<22} {:<10} {:>9} {:>9}  {}\n", "mutant", "kind", "verdict", "killed by", "driver",
                    "time", "cases", "minimal counterexample");
     }
     for (const auto& m : mutant_zoo()) {
@@ -232,7 +232,7 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
             fmt::print("| `{}` | {} | {} | {} | {} | `{}` |\n", m.name, m.kind, m.origin, k.killed ? k.law : "SURVIVED",
                        k.driver, k.counterexample);
         } else {
-            fmt::print("{:<26} {:<11} {:<8} {:<22} {:<10} {:>9} {:>9}  {}\n", m.name, m.kind, k.killed ? "killed" : "SURVIVED",
+            fmt::print("{:<26} {:<16} {:<8} {:<22} {:<10} {:>9} {:>9}  {}\n", m.name, m.kind, k.killed ? "killed" : "SURVIVED",
                        k.law, k.driver, human_seconds(k.seconds), k.cases, k.counterexample);
         }
         std::fflush(stdout);
