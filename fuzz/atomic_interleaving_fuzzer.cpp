@@ -1,8 +1,9 @@
 // Atomic interleavings: the bytes choose a format, an operation, a strategy and its policy, an
 // array, how it is split over threads, and a schedule that says which thread takes its next
 // atomic step. The word's final value must be what the oracle accepts under the strategy's
-// declared policy. Single read-modify-writes are one step; the CAS loop is split into its load
-// and its compare-and-swap steps, so a fuzzer schedule can slip another thread in between.
+// declared policy. Single read-modify-writes are one step; CAS loops (the fmax baseline and P3008's
+// fetch_* operations) are split into their load and their compare-and-swap steps, so a fuzzer
+// schedule can slip another thread in between.
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/law.hpp"
+#include "flipcheck/p3008.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;
@@ -19,6 +21,28 @@ using fc::reduce_op;
 namespace {
 
 constexpr unsigned max_threads = 8;
+
+// P3008's operations as strategies. The object starts at the first element (there is no identity
+// to start from); as CAS steps, combine is what the loop would store; as one atomic step, update
+// is fetch<F, K>::apply (seed 004's single atomic for fetch_max/fetch_min on 32 bits and wider).
+template <class F, fc::p3008::kind K>
+struct p3008_strategy {
+    using format = F;
+    using S = typename F::storage;
+    static constexpr reduce_op op = fc::p3008::op_of(K);
+    static constexpr fc::policy declared = fc::p3008::declared(K);
+    static constexpr std::string_view name = fc::p3008::to_string(K);
+    static S combine(S old, S v) { return fc::p3008::fetch<F, K>::combine(old, v); }
+    template <class Word>
+    static void update(Word& w, S v) { fc::p3008::fetch<F, K>::apply(w, v); }
+    static S result(S word) { return word; }
+};
+
+template <class Strategy, class S>
+S initial(const std::vector<S>& xs) {
+    if constexpr (requires { Strategy::init(); }) return Strategy::init();
+    else return xs[0];
+}
 
 template <class F>
 [[noreturn]] void report(const char* strategy, const std::vector<typename F::storage>& xs, const fc::counterexample& c) {
@@ -33,7 +57,7 @@ template <class Strategy>
 void run_rmw(fc::fuzz::input& in, const std::vector<typename Strategy::format::storage>& xs, unsigned threads) {
     using F = typename Strategy::format;
     using S = typename F::storage;
-    fa::sequential_word<S> w{Strategy::init()};
+    fa::sequential_word<S> w{initial<Strategy>(xs)};
     std::vector<std::size_t> next(threads), end(threads);
     for (unsigned t = 0; t < threads; ++t) next[t] = xs.size() * t / threads, end[t] = xs.size() * (t + 1) / threads;
     for (std::size_t done = 0; done < xs.size();) {
@@ -51,7 +75,7 @@ template <class Strategy>
 void run_cas(fc::fuzz::input& in, const std::vector<typename Strategy::format::storage>& xs, unsigned threads) {
     using F = typename Strategy::format;
     using S = typename F::storage;
-    fa::sequential_word<S> w{Strategy::init()};
+    fa::sequential_word<S> w{initial<Strategy>(xs)};
     struct thread_state {
         std::size_t next, end;
         bool loaded = false;
@@ -79,7 +103,7 @@ void run_cas(fc::fuzz::input& in, const std::vector<typename Strategy::format::s
         else s.old = seen;                              // lost the race: retry with what it saw
     }
     if (auto c = fc::reducer_laws<F>::agreement(Strategy::declared, Strategy::op, xs, Strategy::result(w.value)))
-        report<F>("cas_fmax", xs, *c);
+        report<F>(std::string(Strategy::name).c_str(), xs, *c);
 }
 
 template <class F, reduce_op Op>
@@ -89,12 +113,19 @@ void by_strategy(unsigned which, fc::fuzz::input& in, unsigned threads) {
     std::vector<S> xs(n);
     for (auto& x : xs) x = in.bits<S>();
     using M = fc::sign_flip_branchless<F>;
-    switch (which % 5) {
+    constexpr bool mx = Op == reduce_op::max;
+    using fc::p3008::kind;
+    switch (which % 8) {
         case 0: return run_rmw<fa::mapped<M, fc::nan_policy::total_order, Op>>(in, xs, threads);
         case 1: return run_rmw<fa::mapped<M, fc::nan_policy::propagate, Op>>(in, xs, threads);
         case 2: return run_rmw<fa::mapped<M, fc::nan_policy::ignore, Op>>(in, xs, threads);
         case 3: return run_rmw<fa::signbit_dispatch<F, Op>>(in, xs, threads);
-        default: return run_cas<fa::cas_loop<F, Op>>(in, xs, threads);
+        case 4: return run_cas<fa::cas_loop<F, Op>>(in, xs, threads);
+        case 5: return run_cas<p3008_strategy<F, mx ? kind::fmaximum : kind::fminimum>>(in, xs, threads);
+        case 6: return run_cas<p3008_strategy<F, mx ? kind::fmaximum_num : kind::fminimum_num>>(in, xs, threads);
+        default:
+            if (in.byte() & 1) return run_cas<p3008_strategy<F, mx ? kind::max : kind::min>>(in, xs, threads);
+            return run_rmw<p3008_strategy<F, mx ? kind::max : kind::min>>(in, xs, threads);
     }
 }
 
