@@ -130,6 +130,10 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&arg_partials, blocks * 8));
     CHECK(cudaMalloc(&arg_seen, blocks * 4));
     CHECK(cudaMalloc(&index, 8));
+    fg::wide_word* wide;
+    fc::detail::key_slot* wide_partials;
+    CHECK(cudaMalloc(&wide, sizeof(fg::wide_word)));
+    CHECK(cudaMalloc(&wide_partials, blocks * sizeof(fc::detail::key_slot)));
     CHECK(cudaMalloc(&cub_max, 8));
     CHECK(cudaMalloc(&cub_idx, 8));
     std::size_t temp_bytes = 0, t2 = 0;
@@ -248,6 +252,33 @@ int main(int argc, char** argv) {
             CHECK(cudaMemcpy(&k, word64, 8, cudaMemcpyDeviceToHost));
             return MD::decode(k) == fc::bit_cast<std::uint64_t>(ind.best[r % inputs]);
         }, double(bytes), cub_d);
+        const int cub_argd = measure("cub::DeviceReduce::ArgMax (double)", [&](int r) {
+            std::size_t tb = temp_bytes;
+            cub::DeviceReduce::ArgMax(temp, tb, ind.d[r % inputs], cub_maxd, cub_idx, ::cuda::std::int64_t(nd));
+        }, [&](int r) {
+            ::cuda::std::int64_t i = 0;
+            CHECK(cudaMemcpy(&i, cub_idx, 8, cudaMemcpyDeviceToHost));
+            return std::uint64_t(i) == ind.best_i[r % inputs];
+        }, double(bytes), -1);
+        auto batch_d = [&](int r) {
+            return fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets};
+        };
+        measure("flipcheck packed_atomic argmax (double, 128-bit CAS)", [&](int r) {
+            cudaMemsetAsync(wide, 0, sizeof(fg::wide_word));  // the identity of max
+            fg::launch_packed_arg<MD>(first_index, fc::reduce_op::max, batch_d(r), 1, blocks, threads, wide);
+        }, [&](int r) {
+            fg::wide_word w{};
+            CHECK(cudaMemcpy(&w, wide, sizeof w, cudaMemcpyDeviceToHost));
+            return fg::unpack_packed<MD>(first_index, fc::reduce_op::max, w) == ind.best_i[r % inputs];
+        }, double(bytes), cub_argd);
+        measure("flipcheck two_level argmax (double)", [&](int r) {
+            fg::launch_two_level_arg<MD>(first_index, fc::reduce_op::max, batch_d(r), 1, blocks, threads, wide_partials, arg_seen,
+                                         counters, index);
+        }, [&](int r) {
+            std::uint64_t i = 0;
+            CHECK(cudaMemcpy(&i, index, 8, cudaMemcpyDeviceToHost));
+            return i == ind.best_i[r % inputs];
+        }, double(bytes), cub_argd);
     }
 
     // Round robin: every repeat runs each row once, so clock or thermal drift during the run

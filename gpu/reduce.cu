@@ -175,7 +175,7 @@ bool supports(value_subject s, format_id f) noexcept {
 }
 
 bool supports(arg_subject s, format_id f, reduce_op op) noexcept {
-    if (s == arg_subject::packed_atomic) return f != format_id::binary64;
+    if (s == arg_subject::packed_atomic) return true;
     if (s == arg_subject::two_level) return true;
     return f == format_id::binary32 && op == reduce_op::max;
 }
@@ -229,14 +229,12 @@ std::vector<std::optional<std::size_t>> arg_reduce(arg_subject s, policy p, redu
     const device_batch<S> b(arrays);
     std::vector<std::uint64_t> index(arrays.size(), ~std::uint64_t(0));
     if (s == arg_subject::packed_atomic) {
-        if constexpr (F::width <= 32) {
-            const unsigned long long id = identity_key<unsigned long long>(op);
-            device_buffer<unsigned long long> words(std::vector<unsigned long long>(arrays.size(), id));
-            launch_packed_arg<M>(p, op, b.view(), b.count(), shape.blocks, shape.threads, words.p);
-            finish_launch();
-            const auto w = words.download();
-            for (std::size_t i = 0; i < w.size(); ++i) index[i] = unpack_packed<M>(p, op, w[i]);
-        }
+        using W = packed_word_t<F>;
+        device_buffer<W> words(std::vector<W>(arrays.size(), identity_word<W>(op)));
+        launch_packed_arg<M>(p, op, b.view(), b.count(), shape.blocks, shape.threads, words.p);
+        finish_launch();
+        const auto w = words.download();
+        for (std::size_t i = 0; i < w.size(); ++i) index[i] = unpack_packed<M>(p, op, w[i]);
     } else if (s == arg_subject::two_level) {
         device_buffer<typename R::arg_word> partials(std::size_t(shape.blocks) * arrays.size());
         device_buffer<int> seen(std::size_t(shape.blocks) * arrays.size());

@@ -30,7 +30,7 @@ inline constexpr std::array<std::string_view, 9> value_subject_names{
     "cas_fmax",        "fetch_max",    "fetch_fmaximum", "fetch_fmaximum_num"};
 
 enum class arg_subject : std::uint8_t {
-    packed_atomic,      // key << 32 | slot, one 64-bit atomic per warp  (16- and 32-bit formats)
+    packed_atomic,      // key << 32 | slot, one 64-bit atomic per warp; binary64: (key, slot) by 128-bit CAS (every format)
     two_level,          // warp shuffles + last-block reduction of block results (every format)
     seed002_walkthrough,  // seed 002 as written: lowest() then FLT_MIN (binary32 argmax only)
     seed002_full_code,    // seed 002's full code: -lowest() = +FLT_MAX   (binary32 argmax only)

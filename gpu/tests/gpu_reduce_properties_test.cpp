@@ -285,7 +285,7 @@ TEST(GpuReduceSeeds, yamr_volatile_is_wrong) { yamr_is_wrong(true); }
 TEST(GpuReduceApi, rejects_what_does_not_exist) {
     const arrays_t<fc::binary16> half{{0x3c00}};
     EXPECT_THROW(gpu::reduce<fc::binary16>(gpu::value_subject::seed004_signbit, {}, reduce_op::max, half), std::invalid_argument);
-    EXPECT_THROW(gpu::arg_reduce<fc::binary64>(gpu::arg_subject::packed_atomic, {}, reduce_op::max, {{0}}), std::invalid_argument);
+    EXPECT_THROW(gpu::arg_reduce<fc::binary64>(gpu::arg_subject::seed002_walkthrough, {}, reduce_op::max, {{0}}), std::invalid_argument);
     EXPECT_THROW(gpu::arg_reduce<fc::binary32>(gpu::arg_subject::seed002_fixed, {}, reduce_op::min, {{0}}), std::invalid_argument);
     EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_subject::full_grid, {}, reduce_op::max, {{0}}, {1, 48}), std::invalid_argument);
     EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_subject::full_grid, {}, reduce_op::max, {{0}}, {0, 32}), std::invalid_argument);

@@ -11,6 +11,7 @@
 //                    finish (a ticket counter) reduces the partials. Deterministic by construction.
 // Arg forms:
 //   packed_atomic    key << 32 | index slot in one 64-bit atomicMax/Min (formats up to 32 bits);
+//                    binary64's (key, slot) in a 128-bit compare-and-swap loop (sm_90);
 //   two_level        seed 002's shape (warp shuffles, shared memory, a final reduction of block
 //                    results, here by the last block) on (key, slot) pairs: every format.
 // The identity keys (0 for max, all ones for min) decode to NaNs under sign_flip_branchless, which
@@ -229,30 +230,82 @@ struct p3008_strategy {
 };
 
 // ---- arg forms -------------------------------------------------------------------------------
-// packed_atomic: words[s] starts at identity_key<u64>(op); see unpack_packed for the answer.
+// binary64's (key, slot) pair as one 16-byte word for the 128-bit atomicCAS of sm_90.
+struct alignas(16) wide_word {
+    unsigned long long key, slot;
+    friend constexpr bool operator==(wide_word, wide_word) = default;
+};
+// The word a packed arg reduction keeps per array: key << 32 | slot in 64 bits up to 32-bit
+// formats, (key, slot) in 128 bits for binary64.
+template <class F>
+using packed_word_t = std::conditional_t<(F::width <= 32), unsigned long long, wide_word>;
+
+template <class W>
+__host__ __device__ constexpr W identity_word(reduce_op op) {
+    if constexpr (std::is_same_v<W, wide_word>) return op == reduce_op::max ? W{0, 0} : W{~0ull, ~0ull};
+    else return identity_key<W>(op);
+}
+
+namespace detail {
+// max/min of (key, slot) on a 128-bit word: a compare-and-swap loop. The first read is itself a
+// CAS (expected == desired), because two 64-bit loads could tear and make a worse pair look better.
+__device__ inline void atomic_pick_wide(reduce_op op, wide_word* w, wide_word v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    __trap();  // 128-bit atomicCAS needs sm_90
+#else
+    auto better = [op](wide_word a, wide_word b) {  // does a beat b?
+        const bool less = a.key != b.key ? a.key < b.key : a.slot < b.slot;
+        const bool greater = a.key != b.key ? a.key > b.key : a.slot > b.slot;
+        return op == reduce_op::max ? greater : less;
+    };
+    const wide_word guess = identity_word<wide_word>(op);
+    wide_word cur = atomicCAS(w, guess, guess);
+    while (better(v, cur)) {
+        const wide_word seen = atomicCAS(w, cur, v);
+        if (seen == cur) return;
+        cur = seen;
+    }
+#endif
+}
+}  // namespace detail
+
+// packed_atomic: words[s] starts at identity_word(op); see unpack_packed for the answer.
 template <mapping M, reduce_op Op, nan_policy N>
-__global__ void packed_arg_kernel(batch<typename M::format::storage> b, policy requested, unsigned long long* words) {
+__global__ void packed_arg_kernel(batch<typename M::format::storage> b, policy requested,
+                                  packed_word_t<typename M::format>* words) {
     constexpr reduce_op op = Op;
     const policy p{N, requested.zero, requested.ties};
-    using S = typename M::format::storage;
+    using F = typename M::format;
+    using S = typename F::storage;
     using R = keyed_reducer<M>;
-    static_assert(M::format::width <= 32, "a key and a 32-bit index slot must fit one 64-bit atomic");
     const std::uint64_t begin = b.offsets[blockIdx.y];
-    unsigned long long local = identity_key<unsigned long long>(op);
-    detail::for_each_element(b.xs, begin, b.offsets[blockIdx.y + 1], [&](std::uint64_t i, S x) {
-        if (R::contributes(p, x)) local = detail::pick(op, local, (unsigned long long)R::pack(p, op, x, i - begin));
-    });
-    local = detail::warp_reduce(op, local);
-    if (threadIdx.x % 32 == 0) detail::atomic_pick(op, &words[blockIdx.y], local);
+    if constexpr (F::width <= 32) {
+        unsigned long long local = identity_key<unsigned long long>(op);
+        detail::for_each_element(b.xs, begin, b.offsets[blockIdx.y + 1], [&](std::uint64_t i, S x) {
+            if (R::contributes(p, x)) local = detail::pick(op, local, (unsigned long long)R::pack(p, op, x, i - begin));
+        });
+        local = detail::warp_reduce(op, local);
+        if (threadIdx.x % 32 == 0) detail::atomic_pick(op, &words[blockIdx.y], local);
+    } else {
+        using W = typename R::arg_word;
+        typename R::template partial<W> local{};
+        detail::for_each_element(b.xs, begin, b.offsets[blockIdx.y + 1], [&](std::uint64_t i, S x) {
+            local = R::merge(op, local, R::lift_arg(p, op, x, i - begin));
+        });
+        local = detail::warp_merge<R, W>(op, local);
+        if (threadIdx.x % 32 == 0 && local.seen) detail::atomic_pick_wide(op, &words[blockIdx.y], {local.word.key, local.word.slot});
+    }
 }
 
 // The index a packed word means, or none. The identity word is "nothing seen" only under ignore:
 // otherwise some element contributed, and an element can pack to the identity itself (the least
 // key at index 0 with its slot not inverted), which decodes to that element.
 template <mapping M>
-__host__ __device__ inline std::uint64_t unpack_packed(policy p, reduce_op op, unsigned long long word) {
-    if (p.nan == nan_policy::ignore && word == identity_key<unsigned long long>(op)) return ~std::uint64_t(0);
-    return keyed_reducer<M>::unpack_index(p, op, word);
+__host__ __device__ inline std::uint64_t unpack_packed(policy p, reduce_op op, packed_word_t<typename M::format> word) {
+    using W = packed_word_t<typename M::format>;
+    if (p.nan == nan_policy::ignore && word == identity_word<W>(op)) return ~std::uint64_t(0);
+    if constexpr (std::is_same_v<W, wide_word>) return keyed_reducer<M>::unpack_index(p, op, {word.key, word.slot});
+    else return keyed_reducer<M>::unpack_index(p, op, word);
 }
 
 // two_level: indices[s] gets the answer (~0 for none). partials: gridDim.x arg words per array.
@@ -316,10 +369,11 @@ void launch_reduce(value_form form, policy p, reduce_op op, batch<typename M::fo
     });
 }
 
-// words: count words starting at identity_key<unsigned long long>(op); unpack_packed reads them.
+// words: count words starting at identity_word<packed_word_t<F>>(op); unpack_packed reads them.
+// binary64 takes a 128-bit atomicCAS: sm_90 or newer.
 template <mapping M>
 void launch_packed_arg(policy p, reduce_op op, batch<typename M::format::storage> b, unsigned count, unsigned blocks,
-                       unsigned threads, unsigned long long* words, cudaStream_t stream = 0) {
+                       unsigned threads, packed_word_t<typename M::format>* words, cudaStream_t stream = 0) {
     dispatch(op, p.nan, [&]<reduce_op Op, nan_policy N>() {
         packed_arg_kernel<M, Op, N><<<dim3(blocks, count), threads, 0, stream>>>(b, p, words);
     });
