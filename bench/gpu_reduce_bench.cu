@@ -232,7 +232,11 @@ int main(int argc, char** argv) {
     // binary64: 2^27 doubles, the same 1 GiB per input.
     const std::size_t nd = n / 2;
     inputs_of<double> ind(nd, 5);
-    double* cub_maxd = reinterpret_cast<double*>(cub_max);  // outlives the rows that capture it
+    auto batch_d = [&](int r) {
+        return fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets};
+    };
+    // Everything the rows capture by reference lives until main returns.
+    double* cub_maxd = reinterpret_cast<double*>(cub_max);
     {
         const int cub_d = measure("cub::DeviceReduce::Max (double)", [&](int r) {
             std::size_t tb = temp_bytes;
@@ -260,9 +264,6 @@ int main(int argc, char** argv) {
             CHECK(cudaMemcpy(&i, cub_idx, 8, cudaMemcpyDeviceToHost));
             return std::uint64_t(i) == ind.best_i[r % inputs];
         }, double(bytes), -1);
-        auto batch_d = [&](int r) {
-            return fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets};
-        };
         measure("flipcheck packed_atomic argmax (double, 128-bit CAS)", [&](int r) {
             cudaMemsetAsync(wide, 0, sizeof(fg::wide_word));  // the identity of max
             fg::launch_packed_arg<MD>(first_index, fc::reduce_op::max, batch_d(r), 1, blocks, threads, wide);
