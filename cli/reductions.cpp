@@ -83,7 +83,6 @@ struct judge {
     }
 };
 
-constexpr nan_policy nan_policies[] = {nan_policy::total_order, nan_policy::propagate, nan_policy::ignore};
 constexpr reduce_op ops[] = {reduce_op::max, reduce_op::min};
 
 // ---- the CPU: core's update code, one atomic step at a time, in a shuffled order -----------------
@@ -190,23 +189,15 @@ template <format F>
 void gpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
     const auto xs = inputs<F>(randoms);
     const gpu::launch_shape shape{8, 256};
-    const format_id id = F::width == 64 ? format_id::binary64
-                         : F::width == 32 ? format_id::binary32
-                         : F::exponent_bits == 8 ? format_id::bfloat16 : format_id::binary16;
+    constexpr format_id id = format_id_of<F>();
     for (std::size_t k = 0; k < gpu::value_subject_names.size(); ++k) {
         const auto s = gpu::value_subject(k);
         if (s == gpu::value_subject::seed004_ge0 || !gpu::supports(s, id)) continue;  // the mutant is in `mutants`
         rows.push_back({std::string(gpu::value_subject_names[k]), std::string(F::name), "gpu", 0, {}});
         judge<F> j{rows.back()};
         for (reduce_op op : ops)
-            for (nan_policy n : nan_policies)
-                for (zero_policy z : {zero_policy::ordered, zero_policy::equal}) {
-                    const policy p = gpu::declared(s, op, {n, z, tie_policy::any});
-                    if (p.nan != n || p.zero != z) {
-                        if (n != nan_policies[0] || z != zero_policy::ordered) continue;  // a fixed policy: once
-                    }
-                    j.value(gpu::value_subject_names[k], p, op, xs, gpu::reduce<F>(s, p, op, xs, shape));
-                }
+            for (const policy& p : gpu::policies_to_check(s, op))
+                j.value(gpu::value_subject_names[k], p, op, xs, gpu::reduce<F>(s, p, op, xs, shape));
     }
     for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level, gpu::arg_subject::seed002_fixed}) {
         if (!gpu::supports(s, id, reduce_op::max)) continue;
@@ -214,14 +205,8 @@ void gpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
         judge<F> j{rows.back()};
         for (reduce_op op : ops) {
             if (!gpu::supports(s, id, op)) continue;
-            for (nan_policy n : nan_policies)
-                for (zero_policy z : {zero_policy::ordered, zero_policy::equal})
-                    for (tie_policy t : {tie_policy::lowest_index, tie_policy::highest_index, tie_policy::any}) {
-                        const policy p = gpu::declared(s, {n, z, t});
-                        if (p != policy{n, z, t} && (n != nan_policies[0] || z != zero_policy::ordered || t != tie_policy::lowest_index))
-                            continue;
-                        j.index(gpu::arg_subject_names[std::size_t(s)], p, op, xs, gpu::arg_reduce<F>(s, p, op, xs, shape));
-                    }
+            for (const policy& p : gpu::policies_to_check(s))
+                j.index(gpu::arg_subject_names[std::size_t(s)], p, op, xs, gpu::arg_reduce<F>(s, p, op, xs, shape));
         }
     }
 }

@@ -2,6 +2,8 @@
 // library; `flipcheck audit` then classifies the answers against the oracle's policies.
 #include "gpu_audit.hpp"
 
+#include "cuda_check.hpp"
+
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/cstdint>
 #include <thrust/device_vector.h>
@@ -22,9 +24,6 @@ std::uint32_t fold_noftz(const std::vector<std::uint32_t>& xs, bool max);
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
 
 // The input on the device, as floats.
 thrust::device_vector<float> upload(const std::vector<std::uint32_t>& xs) {

@@ -1,5 +1,7 @@
 #include "p3008_check.hpp"
 
+#include "device_buffer.hpp"
+
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -14,9 +16,6 @@
 namespace flipcheck::gpu {
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
 
 constexpr std::uint64_t random_pairs = std::uint64_t(1) << 24;
 
@@ -78,21 +77,13 @@ __global__ void pairs_kernel(const typename F::storage* edges, std::uint64_t e, 
 template <format F, p3008::kind K>
 p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind judged, std::uint64_t limit) {
     using S = typename F::storage;
-    S* d_edges = nullptr;
-    unsigned long long* d_out = nullptr;  // failures, first failing id
-    check(cudaMalloc(&d_edges, edges.size() * sizeof(S)), "cudaMalloc");
-    check(cudaMalloc(&d_out, 2 * sizeof(unsigned long long)), "cudaMalloc");
-    const unsigned long long init[2] = {0, ~0ull};
-    check(cudaMemcpy(d_edges, edges.data(), edges.size() * sizeof(S), cudaMemcpyHostToDevice), "cudaMemcpy");
-    check(cudaMemcpy(d_out, init, sizeof init, cudaMemcpyHostToDevice), "cudaMemcpy");
+    const device_buffer<S> d_edges(edges);
+    const device_buffer<unsigned long long> d_out(std::vector<unsigned long long>{0, ~0ull});  // failures, first failing id
     std::uint64_t count = pair_count<F>(edges.size());
     if (limit > 0 && limit < count) count = limit;
-    pairs_kernel<F, K><<<4096, 256>>>(d_edges, edges.size(), count, judged, d_out, d_out + 1);
+    pairs_kernel<F, K><<<4096, 256>>>(d_edges.p, edges.size(), count, judged, d_out.p, d_out.p + 1);
     check(cudaGetLastError(), "launch");
-    unsigned long long out[2];
-    check(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost), "cudaMemcpy");
-    cudaFree(d_edges);
-    cudaFree(d_out);
+    const std::vector<unsigned long long> out = d_out.download();
     p3008_pair_result r{count, out[0], 0, 0};
     if (out[0]) {
         S a, b;
@@ -144,13 +135,10 @@ template p3008_pair_result p3008_pairs<binary32>(p3008::kind, p3008::kind, std::
 template p3008_pair_result p3008_pairs<binary64>(p3008::kind, p3008::kind, std::uint64_t);
 
 bool p3008_typed_wrappers_work() {
-    int* d = nullptr;
-    int ok = 0;
-    check(cudaMalloc(&d, sizeof(int)), "cudaMalloc");
-    typed_kernel<<<1, 32>>>(d);
+    const device_buffer<int> d(1);
+    typed_kernel<<<1, 32>>>(d.p);
     check(cudaGetLastError(), "launch");
-    check(cudaMemcpy(&ok, d, sizeof ok, cudaMemcpyDeviceToHost), "cudaMemcpy");
-    cudaFree(d);
+    const int ok = d.download()[0];
     return ok != 0;
 }
 

@@ -1,7 +1,10 @@
 #include "reduce.hpp"
 
+#include "device_buffer.hpp"
+
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,31 +14,7 @@
 namespace flipcheck::gpu {
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
 
-// A device buffer that frees itself; `upload` and `download` copy whole vectors.
-template <class T>
-struct device_buffer {
-    T* p = nullptr;
-    std::size_t n = 0;
-    explicit device_buffer(std::size_t count) : n(count) {
-        check(cudaMalloc(&p, (count ? count : 1) * sizeof(T)), "cudaMalloc");
-        check(cudaMemset(p, 0, (count ? count : 1) * sizeof(T)), "cudaMemset");
-    }
-    explicit device_buffer(const std::vector<T>& v) : device_buffer(v.size()) {
-        if (!v.empty()) check(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-    }
-    device_buffer(const device_buffer&) = delete;
-    device_buffer& operator=(const device_buffer&) = delete;
-    ~device_buffer() { cudaFree(p); }
-    std::vector<T> download() const {
-        std::vector<T> v(n);
-        if (n) check(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
-        return v;
-    }
-};
 
 template <class S>
 struct device_batch {
@@ -67,13 +46,6 @@ void finish_launch() {
     check(cudaDeviceSynchronize(), "kernel");
 }
 
-template <format F>
-constexpr format_id id_of() {
-    if constexpr (std::is_same_v<F, binary16>) return format_id::binary16;
-    else if constexpr (std::is_same_v<F, bfloat16>) return format_id::bfloat16;
-    else if constexpr (std::is_same_v<F, binary32>) return format_id::binary32;
-    else return format_id::binary64;
-}
 
 p3008::kind kind_of(value_subject s, reduce_op op) {
     const bool mx = op == reduce_op::max;
@@ -169,6 +141,27 @@ policy declared(arg_subject s, policy requested) {
     return {nan_policy::ignore, zero_policy::equal, tie_policy::lowest_index};
 }
 
+std::vector<policy> policies_to_check(value_subject s, reduce_op op) {
+    std::vector<policy> out;
+    for (nan_policy n : {nan_policy::total_order, nan_policy::propagate, nan_policy::ignore})
+        for (zero_policy z : {zero_policy::ordered, zero_policy::equal}) {
+            const policy p = declared(s, op, {n, z, tie_policy::any});
+            if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+        }
+    return out;
+}
+
+std::vector<policy> policies_to_check(arg_subject s) {
+    std::vector<policy> out;
+    for (nan_policy n : {nan_policy::total_order, nan_policy::propagate, nan_policy::ignore})
+        for (zero_policy z : {zero_policy::ordered, zero_policy::equal})
+            for (tie_policy t : {tie_policy::lowest_index, tie_policy::highest_index, tie_policy::any}) {
+                const policy p = declared(s, {n, z, t});
+                if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+            }
+    return out;
+}
+
 bool supports(value_subject s, format_id f) noexcept {
     const bool wide = f == format_id::binary32 || f == format_id::binary64;
     return (s != value_subject::seed004_signbit && s != value_subject::seed004_ge0) || wide;
@@ -188,7 +181,7 @@ std::vector<std::optional<typename F::storage>> reduce(value_subject s, policy p
     using M = sign_flip_branchless<F>;
     using K = key_word_t<F>;
     check_shape(shape, arrays.size());
-    if (!supports(s, id_of<F>())) throw std::invalid_argument("value subject not available for this format");
+    if (!supports(s, format_id_of<F>())) throw std::invalid_argument("value subject not available for this format");
     std::vector<std::optional<S>> out(arrays.size());
     if (arrays.empty()) return out;
     const device_batch<S> b(arrays);
@@ -221,7 +214,7 @@ std::vector<std::optional<std::size_t>> arg_reduce(arg_subject s, policy p, redu
     using M = sign_flip_branchless<F>;
     using R = keyed_reducer<M>;
     check_shape(shape, arrays.size());
-    if (!supports(s, id_of<F>(), op)) throw std::invalid_argument("arg subject not available for this format or operation");
+    if (!supports(s, format_id_of<F>(), op)) throw std::invalid_argument("arg subject not available for this format or operation");
     for (const auto& a : arrays)
         if (a.size() >= (std::size_t(1) << 32) - 1) throw std::length_error("arg subjects index at most 2^32 - 2 elements");
     std::vector<std::optional<std::size_t>> out(arrays.size());

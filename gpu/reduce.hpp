@@ -50,6 +50,10 @@ struct launch_shape {
 // honour the request (ties = any for value forms); the others claim their own.
 policy declared(value_subject s, reduce_op op, policy requested);
 policy declared(arg_subject s, policy requested);
+// Every distinct policy the subject claims, for tests and the main job to check it under: the
+// mapped and arg forms under each NaN x zero (x tie) policy, the others under their own one.
+std::vector<policy> policies_to_check(value_subject s, reduce_op op);
+std::vector<policy> policies_to_check(arg_subject s);
 // Whether the subject exists for format F and operation op.
 bool supports(value_subject s, format_id f) noexcept;
 bool supports(arg_subject s, format_id f, reduce_op op) noexcept;

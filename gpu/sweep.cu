@@ -19,6 +19,8 @@
 // sweep right after that key. Launches after the stop point are not made.
 #include "sweep.hpp"
 
+#include "cuda_check.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,9 +42,6 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
-}
 #define FLIPCHECK_CUDA(call) check((call), #call)
 
 constexpr unsigned hint_capacity = 4096;

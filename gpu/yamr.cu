@@ -1,5 +1,7 @@
 #include "yamr.hpp"
 
+#include "device_buffer.hpp"
+
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -9,9 +11,6 @@
 namespace flipcheck::gpu {
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
 
 // Seed 003, as written (float_min = -3.402e+38; no atomics; the race is the point).
 __device__ const float float_min = -3.402e+38f;
@@ -27,20 +26,12 @@ __global__ void yamr_kernel(float* d_data) {
     if (i == 0) d_data[0] = max_value;
 }
 
-struct device_array {
-    std::uint32_t* p = nullptr;
-    explicit device_array(const std::vector<std::uint32_t>& xs) {
-        check(cudaMalloc(&p, xs.size() * 4), "cudaMalloc");
-        check(cudaMemcpy(p, xs.data(), xs.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-    }
-    ~device_array() { cudaFree(p); }
-};
 
 }  // namespace
 
 std::uint32_t yamr(const std::vector<std::uint32_t>& xs, bool volatile_shared) {
     if (xs.empty() || xs.size() > 1024) throw std::invalid_argument("yamr runs one block of 1 to 1024 threads");
-    device_array in(xs);
+    device_buffer<std::uint32_t> in(xs);
     float* data = reinterpret_cast<float*>(in.p);
     if (volatile_shared) yamr_kernel<volatile float><<<1, unsigned(xs.size())>>>(data);
     else yamr_kernel<float><<<1, unsigned(xs.size())>>>(data);

@@ -77,3 +77,10 @@ TEST(format, bfloat16_decodes_as_the_top_half_of_binary32) {
     EXPECT_EQ(fc::bfloat16::to_value(0x4049), 3.140625f);
     EXPECT_EQ(bits_of(fc::bfloat16::to_value(0xff81)), 0xff810000u);
 }
+
+TEST(format, format_id_of_names_each_built_in) {
+    static_assert(flipcheck::format_id_of<flipcheck::binary16>() == flipcheck::format_id::binary16);
+    static_assert(flipcheck::format_id_of<flipcheck::bfloat16>() == flipcheck::format_id::bfloat16);
+    static_assert(flipcheck::format_id_of<flipcheck::binary32>() == flipcheck::format_id::binary32);
+    EXPECT_EQ(flipcheck::format_id_of<flipcheck::binary64>(), flipcheck::format_id::binary64);
+}

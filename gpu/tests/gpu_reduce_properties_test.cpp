@@ -42,13 +42,6 @@ using fc::reduce_op;
 template <class F>
 using arrays_t = std::vector<std::vector<typename F::storage>>;
 
-template <fc::format F>
-constexpr fc::format_id id_of() {
-    if constexpr (std::is_same_v<F, fc::binary16>) return fc::format_id::binary16;
-    else if constexpr (std::is_same_v<F, fc::bfloat16>) return fc::format_id::bfloat16;
-    else if constexpr (std::is_same_v<F, fc::binary32>) return fc::format_id::binary32;
-    else return fc::format_id::binary64;
-}
 
 // Cases checked and time spent, for the rate each test prints.
 struct rate {
@@ -97,15 +90,6 @@ rc::Gen<gpu::launch_shape> shapes() {
                           rc::gen::inRange(1u, 9u), rc::gen::element(32u, 64u, 256u, 1024u));
 }
 
-constexpr fc::nan_policy nan_policies[] = {fc::nan_policy::total_order, fc::nan_policy::propagate, fc::nan_policy::ignore};
-constexpr fc::zero_policy zero_policies[] = {fc::zero_policy::ordered, fc::zero_policy::equal};
-constexpr fc::tie_policy tie_policies[] = {fc::tie_policy::lowest_index, fc::tie_policy::highest_index, fc::tie_policy::any};
-
-bool mapped(gpu::value_subject s) {
-    return s == gpu::value_subject::warp_aggregated || s == gpu::value_subject::block_shared ||
-           s == gpu::value_subject::full_grid;
-}
-
 // Every value subject of format F (except the seed004_ge0 mutant), max and min, every policy the
 // subject can be asked for, on one batch.
 template <fc::format F>
@@ -114,14 +98,10 @@ void value_subjects_agree(rate& r) {
     const auto shape = *shapes();
     for (std::size_t k = 0; k < gpu::value_subject_names.size(); ++k) {
         const auto s = gpu::value_subject(k);
-        if (s == gpu::value_subject::seed004_ge0 || !gpu::supports(s, id_of<F>())) continue;
+        if (s == gpu::value_subject::seed004_ge0 || !gpu::supports(s, fc::format_id_of<F>())) continue;
         for (auto op : {reduce_op::max, reduce_op::min})
-            for (auto nan : nan_policies)
-                for (auto zero : zero_policies) {
-                    if (!mapped(s) && (nan != nan_policies[0] || zero != zero_policies[0])) continue;  // fixed policy
-                    const fc::policy p = gpu::declared(s, op, {nan, zero, fc::tie_policy::any});
-                    judge<F, false>(gpu::value_subject_names[k], p, op, arrays, gpu::reduce<F>(s, p, op, arrays, shape), shape, r);
-                }
+            for (const fc::policy& p : gpu::policies_to_check(s, op))
+                judge<F, false>(gpu::value_subject_names[k], p, op, arrays, gpu::reduce<F>(s, p, op, arrays, shape), shape, r);
     }
 }
 
@@ -131,16 +111,9 @@ void arg_subjects_agree(rate& r) {
     const auto shape = *shapes();
     for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level, gpu::arg_subject::seed002_fixed})
         for (auto op : {reduce_op::max, reduce_op::min}) {
-            if (!gpu::supports(s, id_of<F>(), op)) continue;
-            for (auto nan : nan_policies)
-                for (auto zero : zero_policies)
-                    for (auto ties : tie_policies) {
-                        const fc::policy p = gpu::declared(s, {nan, zero, ties});
-                        if (p != fc::policy{nan, zero, ties} && (nan != nan_policies[0] || zero != zero_policies[0] || ties != tie_policies[0]))
-                            continue;  // a fixed policy: once is enough
-                        judge<F, true>(gpu::arg_subject_names[std::size_t(s)], p, op, arrays,
-                                 gpu::arg_reduce<F>(s, p, op, arrays, shape), shape, r);
-                    }
+            if (!gpu::supports(s, fc::format_id_of<F>(), op)) continue;
+            for (const fc::policy& p : gpu::policies_to_check(s))
+                judge<F, true>(gpu::arg_subject_names[std::size_t(s)], p, op, arrays, gpu::arg_reduce<F>(s, p, op, arrays, shape), shape, r);
         }
 }
 
@@ -176,9 +149,7 @@ TYPED_TEST(GpuReduce, same_bits_for_any_order_and_launch_shape) {
         std::mt19937_64 rng(*rc::gen::arbitrary<std::uint64_t>());
         for (auto& xs : permuted) std::shuffle(xs.begin(), xs.end(), rng);
         const auto op = *rc::gen::element(reduce_op::max, reduce_op::min);
-        const fc::policy p{*rc::gen::elementOf(std::vector(std::begin(nan_policies), std::end(nan_policies))),
-                           *rc::gen::elementOf(std::vector(std::begin(zero_policies), std::end(zero_policies))),
-                           *rc::gen::elementOf(std::vector(std::begin(tie_policies), std::end(tie_policies)))};
+        const fc::policy p = *rc::gen::elementOf(gpu::policies_to_check(gpu::arg_subject::two_level));  // every policy
         for (auto s : {gpu::value_subject::warp_aggregated, gpu::value_subject::block_shared, gpu::value_subject::full_grid}) {
             const auto x = gpu::reduce<F>(s, p, op, arrays, a), y = gpu::reduce<F>(s, p, op, permuted, b);
             for (std::size_t i = 0; i < arrays.size(); ++i)
@@ -186,7 +157,7 @@ TYPED_TEST(GpuReduce, same_bits_for_any_order_and_launch_shape) {
             r.cases += 2 * arrays.size();
         }
         for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level}) {
-            if (!gpu::supports(s, id_of<F>(), op)) continue;
+            if (!gpu::supports(s, fc::format_id_of<F>(), op)) continue;
             const auto x = gpu::arg_reduce<F>(s, p, op, arrays, a), y = gpu::arg_reduce<F>(s, p, op, arrays, b);
             for (std::size_t i = 0; i < arrays.size(); ++i)
                 if (x[i] != y[i]) RC_FAIL(std::string(gpu::arg_subject_names[std::size_t(s)]) + " differs between launch shapes on " + fc::gen::show<F>(arrays[i]));
@@ -233,37 +204,40 @@ void expect_shown_wrong(const char* what, Prop prop) {
     EXPECT_FALSE(rc::check(what, prop)) << what << " passed every case: the property no longer catches it";
 }
 
+// One of the seeds' subjects on batches of binary32 arrays, under the policy it claims.
+template <bool Index, class Run>
+void seed_subject_is_wrong(const char* what, std::string_view name, reduce_op op, fc::policy p, Run run) {
+    rate r;
+    expect_shown_wrong(what, [&] {
+        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
+        judge<fc::binary32, Index>(name, p, op, arrays, run(p, arrays), {}, r);
+    });
+}
+
+void seed002_is_wrong(const char* what, gpu::arg_subject s) {
+    seed_subject_is_wrong<true>(what, gpu::arg_subject_names[std::size_t(s)], reduce_op::max, gpu::declared(s, {}),
+                                [s](fc::policy p, const arrays_t<fc::binary32>& xs) {
+                                    return gpu::arg_reduce<fc::binary32>(s, p, reduce_op::max, xs);
+                                });
+}
+
 TEST(GpuReduceSeeds, seed002_walkthrough_is_wrong) {
     REQUIRE_DEVICE();
-    rate r;
-    expect_shown_wrong("seed 002 as written (lowest(), then FLT_MIN)", [&] {
-        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
-        const auto s = gpu::arg_subject::seed002_walkthrough;
-        const fc::policy p = gpu::declared(s, {});
-        judge<fc::binary32, true>("seed002_walkthrough", p, reduce_op::max, arrays, gpu::arg_reduce<fc::binary32>(s, p, reduce_op::max, arrays), {}, r);
-    });
+    seed002_is_wrong("seed 002 as written (lowest(), then FLT_MIN)", gpu::arg_subject::seed002_walkthrough);
 }
 
 TEST(GpuReduceSeeds, seed002_full_code_is_wrong) {
     REQUIRE_DEVICE();
-    rate r;
-    expect_shown_wrong("seed 002's full code (-lowest() = +FLT_MAX)", [&] {
-        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
-        const auto s = gpu::arg_subject::seed002_full_code;
-        const fc::policy p = gpu::declared(s, {});
-        judge<fc::binary32, true>("seed002_full_code", p, reduce_op::max, arrays, gpu::arg_reduce<fc::binary32>(s, p, reduce_op::max, arrays), {}, r);
-    });
+    seed002_is_wrong("seed 002's full code (-lowest() = +FLT_MAX)", gpu::arg_subject::seed002_full_code);
 }
 
 TEST(GpuReduceSeeds, seed004_ge0_is_wrong) {
     REQUIRE_DEVICE();
-    rate r;
-    expect_shown_wrong("seed 004's `val >= 0` predecessor (min)", [&] {
-        const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
-        const auto s = gpu::value_subject::seed004_ge0;
-        const fc::policy p = gpu::declared(s, reduce_op::min, {});
-        judge<fc::binary32, false>("seed004_ge0", p, reduce_op::min, arrays, gpu::reduce<fc::binary32>(s, p, reduce_op::min, arrays), {}, r);
-    });
+    const auto s = gpu::value_subject::seed004_ge0;
+    seed_subject_is_wrong<false>("seed 004's `val >= 0` predecessor (min)", "seed004_ge0", reduce_op::min,
+                                 gpu::declared(s, reduce_op::min, {}), [s](fc::policy p, const arrays_t<fc::binary32>& xs) {
+                                     return gpu::reduce<fc::binary32>(s, p, reduce_op::min, xs);
+                                 });
 }
 
 // Seed 003's YAMR as written and with volatile (one block of up to 1024 threads).
@@ -280,6 +254,17 @@ void yamr_is_wrong(bool volatile_shared) {
 }
 TEST(GpuReduceSeeds, yamr_is_wrong) { yamr_is_wrong(false); }
 TEST(GpuReduceSeeds, yamr_volatile_is_wrong) { yamr_is_wrong(true); }
+
+// What each subject is checked under: every NaN x zero policy for the mapped forms, the x ties
+// too for the arg forms, the one it claims for the rest. Host code: no device needed.
+TEST(GpuReduceApi, policies_to_check) {
+    EXPECT_EQ(gpu::policies_to_check(gpu::value_subject::full_grid, reduce_op::max).size(), 6u);
+    EXPECT_EQ(gpu::policies_to_check(gpu::arg_subject::packed_atomic).size(), 18u);
+    const auto fmax = gpu::policies_to_check(gpu::value_subject::fetch_fmaximum, reduce_op::min);
+    ASSERT_EQ(fmax.size(), 1u);
+    EXPECT_EQ(fmax[0], fc::p3008::declared(fc::p3008::kind::fminimum));
+    EXPECT_EQ(gpu::policies_to_check(gpu::arg_subject::seed002_fixed).size(), 1u);
+}
 
 // Bad requests get a clear error, not a launch.
 TEST(GpuReduceApi, rejects_what_does_not_exist) {

@@ -4,6 +4,7 @@
 #include <concepts>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "flipcheck/hd.hpp"
 
@@ -130,5 +131,16 @@ concept format = requires(typename F::storage b) {
 
 // Runtime names, for the CLI and reports. The CLI names are exactly the type names.
 enum class format_id : std::uint8_t { binary16, bfloat16, binary32, binary64 };
+
+template <format F>
+constexpr format_id format_id_of() noexcept {
+    if constexpr (std::is_same_v<F, binary16>) return format_id::binary16;
+    else if constexpr (std::is_same_v<F, bfloat16>) return format_id::bfloat16;
+    else if constexpr (std::is_same_v<F, binary32>) return format_id::binary32;
+    else {
+        static_assert(std::is_same_v<F, binary64>, "format_id names the built-in formats only");
+        return format_id::binary64;
+    }
+}
 
 }  // namespace flipcheck
