@@ -66,6 +66,7 @@ struct inputs_of {
     T* d[inputs];
     T best[inputs];
     std::size_t best_i[inputs];
+    std::size_t copies_of_best[inputs];  // how often the maximum occurs (ties decide seed 002's answer)
     std::uint64_t* offsets;  // the batch {0, n}: one array
     explicit inputs_of(std::size_t n, unsigned seed) {
         std::vector<T> host(n);
@@ -76,6 +77,7 @@ struct inputs_of {
             const auto it = std::max_element(host.begin(), host.end());
             best[k] = *it;
             best_i[k] = std::size_t(it - host.begin());
+            copies_of_best[k] = std::size_t(std::count(host.begin(), host.end(), *it));
             CHECK(cudaMalloc(&d[k], n * sizeof(T)));
             CHECK(cudaMemcpy(d[k], host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
         }
@@ -335,7 +337,10 @@ int main(int argc, char** argv) {
     }
     std::printf("launch shapes, warp_aggregated max (total_order), each shape timed on its own after the table:\n");
     for (const auto& l : shape_lines) std::printf("%s\n", l.c_str());
-    std::printf("(vs CUB: CUB's time / this time, against Max for max rows and ArgMax for argmax rows;\n"
-                " seed 002 as written happens to be right on this data: positive maxima, distinct values)\n");
+    std::printf("(vs CUB: CUB's time / this time, against Max for max rows and ArgMax for argmax rows)\n");
+    // What the data was, as measured, so that a seed's "right" or "WRONG" row can be read.
+    for (int k = 0; k < inputs; ++k)
+        std::printf("input %d of floats: maximum %.9g (%s) at index %zu, occurring %zu time(s)\n", k, double(in.best[k]),
+                    in.best[k] > 0 ? "positive" : "not positive", in.best_i[k], in.copies_of_best[k]);
     return all_ok ? 0 : 1;
 }

@@ -1,9 +1,13 @@
 // The flipcheck command. With no arguments it is the main job: sweep every built-in mapping over
 // every format on the best backend present, print the table, exit 0 only if all pass.
-// Exit codes: 0 pass, 1 a law failed, 2 bad input, 130 interrupted (a checkpoint resumes it).
+// Exit codes: 0 pass, 1 a law failed, 2 bad input, 3 the GPU failed (a CUDA error), 4 an internal
+// error (a bug in flipcheck: please report it), 130 interrupted (a checkpoint resumes it).
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <future>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -29,7 +33,7 @@ namespace {
 std::atomic<bool> interrupted{false};
 extern "C" void on_sigint(int) { interrupted = true; }
 
-constexpr int exit_pass = 0, exit_fail = 1, exit_bad_input = 2, exit_interrupted = 130;
+constexpr int exit_pass = 0, exit_fail = 1, exit_bad_input = 2, exit_device = 3, exit_internal = 4, exit_interrupted = 130;
 
 std::string join(const std::vector<std::string>& v) {
     std::string s;
@@ -141,6 +145,8 @@ int run_sweep(const sweep_args& a) {
         if (!diffs.empty()) return exit_fail;
     }
     const backend b = choose_backend(a.device);
+    if (b == backend::gpu && a.threads)
+        throw fc::input_error("--threads sets CPU threads, and this sweep runs on the GPU: add --device cpu, or drop --threads");
     progress_printer progress(a.format + " " + a.mapping);
     o.progress = std::ref(progress);
     const fc::sweep_report r = s->run(o, b);
@@ -156,15 +162,28 @@ int run_sweep(const sweep_args& a) {
 }
 
 int run_main_job(const std::string& device, const std::string& json, const std::string& with_mutant) {
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
     auto out = open_output(json);
     const backend b = choose_backend(device);
-    fmt::print("flipcheck: every built-in mapping over every format on the {}\n\n",
+    fmt::print("flipcheck: every built-in mapping over every format on the {}\n",
                b == backend::gpu ? "GPU" : fmt::format("CPU ({} threads)", std::thread::hardware_concurrency()));
-    fmt::print("{:<9} {:<21} {:<5} {:>12} {:<8} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "verdict", "time",
-               "keys/s");
+    if (b == backend::gpu) fmt::print("GPU start-up (CUDA context): {}\n", human_seconds(gpu_start_up()));
+    fmt::print("\n");
+    // On the GPU the reducers' checks are mostly host work (asking the oracle) and the sweeps GPU
+    // work, so they run side by side; on the CPU both need the cores, so one after the other.
+    std::future<std::vector<reduction_row>> reducers;
+    if (b == backend::gpu) reducers = std::async(std::launch::async, [b] { return verify_reductions(b, 200); });
+    fmt::print("{:<9} {:<21} {:<5} {:>12} {:<10} {:>8} {:<8} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "domain",
+               "coverage", "verdict", "time", "keys/s");
     std::vector<fc::sweep_report> failed;
     nlohmann::json rows = nlohmann::json::array();
-    int passed = 0, total = 0;
+    struct tally {
+        int passed = 0, total = 0;
+        std::uint64_t keys = 0;
+        double coverage = 1;  // the smallest of the rows'
+        std::vector<std::string> formats;
+    } exhaustive, sampled;
     for (const auto& format : format_names())
     for (const auto& s : subjects()) {
         if ((!s.builtin && s.mapping != with_mutant) || s.format != format) continue;
@@ -173,11 +192,15 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         progress_printer progress(s.format + " " + s.mapping);
         o.progress = std::ref(progress);
         fc::sweep_report r = s.run(o, b);
-        ++total;
-        passed += r.passed();
-        fmt::print("{:<9} {:<21} {:<5} {:>12} {:<8} {:>9} {:>11}{}\n", r.format, r.mapping, law_list(r.laws),
-                   r.keys_checked, verdict(r), human_seconds(r.seconds), human_rate(r.keys_per_second()),
-                   r.domain == "exhaustive" ? "" : " (" + r.domain + ")");
+        tally& t = r.domain == "sampled" ? sampled : exhaustive;
+        ++t.total;
+        t.passed += r.passed();
+        t.keys = std::max(t.keys, r.keys_checked);
+        t.coverage = std::min(t.coverage, r.coverage());
+        if (std::find(t.formats.begin(), t.formats.end(), r.format) == t.formats.end()) t.formats.push_back(r.format);
+        fmt::print("{:<9} {:<21} {:<5} {:>12} {:<10} {:>8} {:<8} {:>9} {:>11}\n", r.format, r.mapping, law_list(r.laws),
+                   r.keys_checked, r.domain, human_share(r.coverage()), verdict(r), human_seconds(r.seconds),
+                   human_rate(r.keys_per_second()));
         std::fflush(stdout);
         rows.push_back(to_json(r));
         if (!r.passed()) failed.push_back(r);
@@ -187,9 +210,21 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         fmt::print("\n{}", render_summary(r));
         for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     }
-    fmt::print("\n{}/{} passed\n", passed, total);
+    // Proven and sampled are different claims, so they are counted apart.
+    fmt::print("\n{}/{} exhaustive: every key of {} checked\n", exhaustive.passed, exhaustive.total, join(exhaustive.formats));
+    if (sampled.total)
+        fmt::print("{}/{} sampled: {} with at most {} keys each, {} of its key space: a sample, not a proof\n",
+                   sampled.passed, sampled.total, join(sampled.formats), sampled.keys, human_share(sampled.coverage));
+    const double mapping_seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    auto summary = [&] {
+        return nlohmann::json{{"exhaustive", {{"passed", exhaustive.passed}, {"total", exhaustive.total}}},
+                              {"sampled", {{"passed", sampled.passed}, {"total", sampled.total}, {"coverage", sampled.coverage}}},
+                              {"mapping_seconds", mapping_seconds},
+                              {"seconds", std::chrono::duration<double>(clock::now() - t0).count()}};
+    };
+    const int passed = exhaustive.passed + sampled.passed, total = exhaustive.total + sampled.total;
     if (interrupted) {
-        if (out) *out << nlohmann::json{{"mappings", rows}}.dump(2) << '\n';
+        if (out) *out << nlohmann::json{{"mappings", rows}, {"summary", summary()}}.dump(2) << '\n';
         return exit_interrupted;
     }
 
@@ -197,7 +232,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("\nflipcheck: every built-in reducer over every format on the {}, against the oracle\n\n",
                b == backend::gpu ? "GPU (gpu/reduce.hpp's kernels)" : "CPU (core's atomic update code, replayed)");
     fmt::print("{:<26} {:<9} {:>8} {:<8}\n", "reducer", "format", "checks", "verdict");
-    const auto reductions = verify_reductions(b, 200);
+    const auto reductions = reducers.valid() ? reducers.get() : verify_reductions(b, 200);
     nlohmann::json reduction_rows = nlohmann::json::array();
     int reductions_passed = 0;
     for (const auto& r : reductions) {
@@ -208,7 +243,11 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     for (const auto& r : reductions)
         if (!r.passed()) fmt::print("\n{} on {} ({}): {}\n", r.subject, r.format, r.device, r.failure);
     fmt::print("\n{}/{} reducers passed\n", reductions_passed, reductions.size());
-    if (out) *out << nlohmann::json{{"mappings", rows}, {"reductions", reduction_rows}}.dump(2) << '\n';
+    const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    fmt::print("\nmain job: {} wall; the mappings took {}, the reducers{} {} more\n", human_seconds(seconds),
+               human_seconds(mapping_seconds), b == backend::gpu ? " (checked beside them)" : "",
+               human_seconds(seconds - mapping_seconds));
+    if (out) *out << nlohmann::json{{"mappings", rows}, {"reductions", reduction_rows}, {"summary", summary()}}.dump(2) << '\n';
     return passed == total && reductions_passed == int(reductions.size()) ? exit_pass : exit_fail;
 }
 
@@ -296,7 +335,13 @@ int run_list() {
     fmt::print("\npolicies:\n  nan:   {}\n  zero:  {}\n  ties:  {}\n", join({fc::nan_policy_names.begin(), fc::nan_policy_names.end()}),
                join({fc::zero_policy_names.begin(), fc::zero_policy_names.end()}),
                join({fc::tie_policy_names.begin(), fc::tie_policy_names.end()}));
-    fmt::print("\nbackends: cpu{}\n", gpu_available() ? ", gpu (present)" : ", gpu (not present)");
+    std::string gpu;
+    try {
+        gpu = gpu_available() ? "gpu (present)" : "gpu (not present)";
+    } catch (const fc::device_error& e) {
+        gpu = fmt::format("gpu (present but failing: {})", e.what());
+    }
+    fmt::print("\nbackends: cpu, {}\n", gpu);
     return exit_pass;
 }
 
@@ -364,5 +409,11 @@ int main(int argc, char** argv) {
     } catch (const fc::input_error& e) {
         fmt::print(stderr, "flipcheck: {}\n", e.what());
         return exit_bad_input;
+    } catch (const fc::device_error& e) {
+        fmt::print(stderr, "flipcheck: the GPU failed: {}\n(run with --device cpu to check on the CPU instead)\n", e.what());
+        return exit_device;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "flipcheck: internal error: {}\n(this is a bug in flipcheck; please report it with the command you ran)\n", e.what());
+        return exit_internal;
     }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "flipcheck/mutants.hpp"
+#include "flipcheck/sampled.hpp"
 #if FLIPCHECK_HAVE_GPU
 #include "sweep.hpp"  // gpu/sweep.hpp: the CUDA launcher, callable from host code
 #endif
@@ -18,9 +19,9 @@ sweep_report run_sweep(const sweep_options& o, backend b) {
 #else
     if (b == backend::gpu) throw input_error("this build has no GPU support (configure with FLIPCHECK_ENABLE_CUDA=ON)");
 #endif
-    // binary64 has 2^64 keys: without an explicit range it gets the structured sweep.
+    // binary64 has 2^64 keys: without an explicit range it gets the sampled sweep.
     if constexpr (F::width == 64) {
-        if (!o.range) return structured_sweep<M>(o);
+        if (!o.range) return sampled_sweep<M>(o);
     }
     return sweep<M>(o);
 }
@@ -83,6 +84,14 @@ std::vector<std::string> mapping_names(bool builtin_only) {
         if ((s.builtin || !builtin_only) && std::find(names.begin(), names.end(), s.mapping) == names.end())
             names.push_back(s.mapping);
     return names;
+}
+
+double gpu_start_up() {
+#if FLIPCHECK_HAVE_GPU
+    return gpu::start_up();
+#else
+    return 0;
+#endif
 }
 
 bool gpu_available() {

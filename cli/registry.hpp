@@ -26,5 +26,6 @@ const subject* find_subject(std::string_view format, std::string_view mapping);
 std::vector<std::string> format_names();
 std::vector<std::string> mapping_names(bool builtin_only);
 bool gpu_available();
+double gpu_start_up();  // seconds to create the CUDA context (call only with a GPU)
 
 }  // namespace flipcheck::cli

@@ -115,10 +115,13 @@ std::string human_seconds(double s) {
     return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s);
 }
 
+std::string human_share(double share) { return share == 1 ? "1" : fmt::format("{:.2g}", share); }
+
 std::string render_summary(const sweep_report& r) {
-    std::string s = fmt::format("{} {} [{} {}] laws={} keys={}{} verdict={} time={} rate={}\n", r.format, r.mapping,
-                                r.backend, r.domain, law_list(r.laws), r.keys_checked,
-                                r.keys_resumed ? fmt::format(" (resumed {})", r.keys_resumed) : "", verdict(r),
+    std::string s = fmt::format("{} {} [{} {}] laws={} keys={}{} coverage={} verdict={} time={} rate={}\n", r.format,
+                                r.mapping, r.backend, r.domain, law_list(r.laws), r.keys_checked,
+                                r.keys_resumed ? fmt::format(" (resumed {})", r.keys_resumed) : "",
+                                human_share(r.coverage()), verdict(r),
                                 human_seconds(r.seconds), human_rate(r.keys_per_second()));
     if (r.failing_keys) {
         s += fmt::format("  {} failing key(s){}; by law:", r.failing_keys, r.stopped_early ? " before stopping early" : "");
@@ -134,6 +137,7 @@ nlohmann::json to_json(const sweep_report& r) {
                      {"mapping", r.mapping},
                      {"backend", r.backend},
                      {"domain", r.domain},
+                     {"coverage", r.coverage()},
                      {"laws", law_list(r.laws)},
                      {"range", {r.range.begin, r.range.end}},
                      {"keys_checked", r.keys_checked},

@@ -23,5 +23,6 @@ std::string render_summary(const sweep_report& r);
 nlohmann::json to_json(const sweep_report& r);
 std::string human_rate(double per_second);
 std::string human_seconds(double s);
+std::string human_share(double share);  // "1" for the whole, else like "6.8e-13"
 
 }  // namespace flipcheck::cli

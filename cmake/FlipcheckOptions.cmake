@@ -17,11 +17,22 @@ if(FLIPCHECK_SANITIZE)
   target_link_options(flipcheck_sanitize INTERFACE ${_san})
 endif()
 
+# flipcheck_test_labels(TARGET LABEL...): gives every test discovered from TARGET all the LABELs.
+# gtest_discover_tests forwards PROPERTIES as one flat list, so a list of labels passed there keeps
+# only its first (the rest are read as property names); a ctest include file that runs after
+# discovery sets the whole list instead.
+function(flipcheck_test_labels target)
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake)
+  file(WRITE ${file} "foreach(t IN LISTS ${target}_TESTS)\n  set_tests_properties(\"\${t}\" PROPERTIES LABELS \"${ARGN}\")\nendforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${file})
+endfunction()
+
 # flipcheck_add_test(NAME SOURCES... [LABELS ...] [LIBS ...]): one gtest binary, discovered per case.
 include(GoogleTest)
 function(flipcheck_add_test name)
   cmake_parse_arguments(T "" "" "SOURCES;LABELS;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE flipcheck::core flipcheck_warnings flipcheck_sanitize GTest::gtest_main ${T_LIBS})
-  gtest_discover_tests(${name} PROPERTIES LABELS "${T_LABELS}" DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
+  flipcheck_test_labels(${name} ${T_LABELS})
 endfunction()

@@ -4,6 +4,7 @@
 // checks nothing (ctest then reports the replay as skipped, not passed).
 #include <cinttypes>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "flipcheck/law.hpp"
@@ -15,10 +16,12 @@ namespace fc = flipcheck;
 namespace fg = flipcheck::gpu;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const bool device = fg::available();
-    if (!device) {
+    // No device: SKIPPED (ctest's skip expression). A broken one, or none under
+    // FLIPCHECK_REQUIRE_GPU=1, throws device_error out of here: the replay fails.
+    static const std::string skip = fg::skip_reason();
+    if (!skip.empty()) {
         static bool said = false;
-        if (!said) std::printf("SKIPPED: no CUDA device\n"), said = true;
+        if (!said) std::printf("SKIPPED: %s\n", skip.c_str()), said = true;
         return 0;
     }
     fc::fuzz::input in(data, size);

@@ -15,8 +15,8 @@
 //     stop rule fires, and a tile cut by the stop point (at most about K + 2 tiles). A re-checked
 //     tile must match its census counts.
 // The stop rule is the CPU driver's: the exhaustive sweep stops at the end of the chunk (of
-// chunk_size_for(range) keys) in which the counterexample count reaches the limit, the structured
-// sweep right after that key. Launches after the stop point are not made.
+// chunk_size_for(range) keys) in which the counterexample count reaches the limit, the sampled
+// sweep at the end of its chunk of sampled_chunk keys. Launches after the stop point are not made.
 #include "sweep.hpp"
 
 #include "cuda_check.hpp"
@@ -34,6 +34,9 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 
 #include "flipcheck/gpu/sweep.cuh"
 
@@ -319,17 +322,53 @@ void fill(sweep_report& rep, runner<M>& run, const sweep_options& o, std::uint64
 
 bool stop_requested(const sweep_options& o) { return o.stop && o.stop->load(); }
 
-}  // namespace
+// sample_keys<M>(p) built on the device: a kernel draws every pattern (sample_pattern, the same
+// function the host uses) and its keys, and CUB sorts them and drops repeats: the CPU's list in
+// milliseconds instead of a few hundred. The host reads keys back one at a time (a launch asks
+// for its last key) until a re-check needs many; then it copies the whole list once.
+template <class M>
+class device_sample {
+    using S = typename M::format::storage;
 
-bool available() noexcept {
-    static const bool present = [] {
-        int n = 0;
-        const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-        cudaGetLastError();  // a failed query leaves a sticky "no device" error behind
-        return ok;
-    }();
-    return present;
-}
+public:
+    explicit device_sample(const sample_params& p) {
+        check_sample_params<typename M::format>(p);
+        const std::uint64_t n = (std::uint64_t(2) << M::format::exponent_bits) * sample_block_size(p), all = 3 * n;
+        device_array<S> expanded(all);
+        keys_.reserve(all);
+        dev::expand_sample<M><<<1024, dev::block_threads>>>(p, n, expanded.get());
+        FLIPCHECK_CUDA(cudaGetLastError());
+        device_array<std::uint64_t> count(1);
+        std::size_t sort_bytes = 0, unique_bytes = 0;
+        FLIPCHECK_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, expanded.get(), keys_.get(), all));
+        FLIPCHECK_CUDA(cub::DeviceSelect::Unique(nullptr, unique_bytes, keys_.get(), expanded.get(), count.get(), all));
+        device_array<unsigned char> scratch(std::max<std::size_t>({sort_bytes, unique_bytes, 1}));
+        FLIPCHECK_CUDA(cub::DeviceRadixSort::SortKeys(scratch.get(), sort_bytes, expanded.get(), keys_.get(), all));
+        FLIPCHECK_CUDA(cub::DeviceSelect::Unique(scratch.get(), unique_bytes, keys_.get(), expanded.get(), count.get(), all));
+        FLIPCHECK_CUDA(cudaMemcpy(&size_, count.get(), sizeof size_, cudaMemcpyDeviceToHost));
+        FLIPCHECK_CUDA(cudaMemcpy(keys_.get(), expanded.get(), size_ * sizeof(S), cudaMemcpyDeviceToDevice));
+    }
+    std::uint64_t size() const { return size_; }
+    const S* device() const { return keys_.get(); }
+    S at(std::uint64_t i) {
+        if (host_.empty() && ++single_reads_ > 64) {
+            host_.resize(size_);
+            FLIPCHECK_CUDA(cudaMemcpy(host_.data(), keys_.get(), size_ * sizeof(S), cudaMemcpyDeviceToHost));
+        }
+        if (!host_.empty()) return host_[i];
+        S k{};
+        FLIPCHECK_CUDA(cudaMemcpy(&k, keys_.get() + i, sizeof k, cudaMemcpyDeviceToHost));
+        return k;
+    }
+
+private:
+    device_array<S> keys_;
+    std::uint64_t size_ = 0;
+    std::vector<S> host_;
+    unsigned single_reads_ = 0;
+};
+
+}  // namespace
 
 namespace detail {
 
@@ -338,7 +377,7 @@ sweep_report run(const sweep_options& o, const run_controls& c, sweep_timing* ti
     using F = typename M::format;
     using S = typename F::storage;
     const auto t0 = clock_type::now();
-    if (!o.checkpoint.empty()) throw input_error("checkpoints are CPU-only");
+    if (!o.checkpoint.empty()) throw input_error("--checkpoint is for CPU sweeps (a GPU sweep takes milliseconds): add --device cpu, or drop --checkpoint");
     if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
     if (!available()) throw input_error("no CUDA device is present");
     sweep_timing timing;
@@ -352,9 +391,9 @@ sweep_report run(const sweep_options& o, const run_controls& c, sweep_timing* ti
         if (o.progress) o.progress({done, total, std::chrono::duration<double>(clock_type::now() - t0).count()});
     };
 
-    bool structured = false;
-    if constexpr (F::width == 64) structured = c.structured;
-    if (!structured) {
+    bool sampled = false;
+    if constexpr (F::width == 64) sampled = c.sampled;
+    if (!sampled) {
         const key_range whole = o.range.value_or(full_range<F>());
         if (whole.end < whole.begin || whole.end - 1 > std::uint64_t(F::all_ones))
             throw input_error("key range is outside the key space of " + std::string(F::name));
@@ -369,43 +408,32 @@ sweep_report run(const sweep_options& o, const run_controls& c, sweep_timing* ti
         }
         fill(rep, run, o, r.size());
     } else if constexpr (F::width == 64) {
-        const structured_params& p = c.params;
+        const sampled_params& p = c.params;
         if (p.random_keys != 0 && (!std::has_single_bit(p.random_keys) || p.random_keys == 1))
             throw input_error("random_keys must be 0 or a power of two from 2 to 2^63");
-        rep.domain = "structured";
-        // The CPU's list, built the same way (structured_sweep), so both check the same keys.
-        std::vector<S> keys;
-        for (S b : structured_patterns<F>(p.seed, p.randoms)) {
-            const S k = M::encode(b);
-            keys.insert(keys.end(), {b, k, S(k - 1)});
-        }
-        std::sort(keys.begin(), keys.end());
-        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-        // Shards cut the list and the random keys alike, as structured_sweep cuts its list.
-        auto shard_of = [&](std::uint64_t size) {
-            const std::uint64_t slice = size / o.part.count, first = slice * o.part.index;
-            return key_range{first, o.part.index + 1 == o.part.count ? size : first + slice};
-        };
-        const key_range list_part = shard_of(keys.size()), random_part = shard_of(p.random_keys);
+        rep.domain = "sampled";
+        // The CPU's list (sample_keys), built on the device, so both check the same keys.
+        device_sample<M> keys(p.sample);
+        // Shards cut the list and the random keys alike, as sampled_sweep cuts its list.
+        const key_range list_part = o.part.of({0, keys.size()}), random_part = o.part.of({0, p.random_keys});
         const std::uint64_t lo = list_part.begin, listed = list_part.size(), total = listed + random_part.size();
         rep.range = {0, total};
-        device_array<S> d_keys(std::max<std::uint64_t>(listed, 1));
-        FLIPCHECK_CUDA(cudaMemcpy(d_keys.get(), keys.data() + lo, listed * sizeof(S), cudaMemcpyHostToDevice));
-        runner<M> run(o.laws, o.limit, stop_early, 1, timing);
+        runner<M> run(o.laws, o.limit, stop_early, sampled_chunk, timing);
         while (!run.stopped() && run.done() < listed && !stop_requested(o)) {
             const std::uint64_t base = run.done();
-            run.launch(dev::list_keys<S>{d_keys.get() + base}, std::min(max_launch, listed - base),
-                       [&, base](std::uint64_t i) { return keys[lo + base + i]; });
+            run.launch(dev::list_keys<S>{keys.device() + lo + base}, std::min(max_launch, listed - base),
+                       [&, base](std::uint64_t i) { return keys.at(lo + base + i); });
             progress(run.done(), total);
         }
         const int shift = p.random_keys ? 64 - std::countr_zero(p.random_keys) : 1;
         while (!run.stopped() && run.done() < total && !stop_requested(o)) {
-            const dev::stratified_keys src{p.seed, random_part.begin + (run.done() - listed), shift};
+            const dev::stratified_keys src{p.sample.seed, random_part.begin + (run.done() - listed), shift};
             run.launch(src, std::min(max_launch, total - run.done()), [src](std::uint64_t i) { return src.key(i); });
             progress(run.done(), total);
         }
         fill(rep, run, o, total);
     }
+    rep.key_bits = F::width;
     timing.wall_seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
     rep.seconds = timing.kernel_seconds;
     if (timing_out) *timing_out = timing;

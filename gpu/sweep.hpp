@@ -10,9 +10,10 @@
 //     limit; with `all` it runs to the end. Either way it keeps the `limit` smallest. A CPU run
 //     with many threads may finish a few more chunks before it stops, so compare stopped-early
 //     runs with cross_check(), which accounts for that.
-//   - binary64 without a range: the structured domain, i.e. the CPU's structured_sweep key list
-//     followed by `random_keys` stratified random keys (one uniform key in each of that many equal
-//     slices of the key space, so they too ascend). With random_keys = 0 it is structured_sweep.
+//   - binary64 without a range: the sampled domain, i.e. the CPU's sampled_sweep key list
+//     (sampled.hpp) followed by `random_keys` stratified random keys (one uniform key in each of
+//     that many equal slices of the key space, so they too ascend). With random_keys = 0 it is
+//     sampled_sweep's domain exactly. Sampled, not exhaustive: report.coverage() says how much.
 //   - seconds is GPU kernel time (cudaEvents, summed over launches); sweep_timing adds wall time.
 //   - checkpoints are CPU-only (a 2^32-key sweep takes milliseconds): a checkpoint path throws.
 #pragma once
@@ -20,9 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "device.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/mutants.hpp"
+#include "flipcheck/sampled.hpp"
 #include "flipcheck/sweep.hpp"
 
 // Every (mapping, format) that has GPU kernels in this build: the built-ins and every mutant the
@@ -43,15 +46,12 @@
 
 namespace flipcheck::gpu {
 
-// True iff a usable CUDA device is present. Never throws (no driver, no device: false).
-bool available() noexcept;
-
-// The binary64 structured domain. seed and randoms are structured_patterns' arguments (the CPU's
-// structured_sweep defaults); random_keys is zero or a power of two, at most 2^63.
-struct structured_params {
-    std::uint64_t seed = 1;
-    unsigned randoms = 1024;
-    std::uint64_t random_keys = std::uint64_t(1) << 35;
+// The binary64 sampled domain: the CPU's sample (sampled.hpp) plus random_keys stratified random
+// keys, zero or a power of two, at most 2^63. 2^34 by default: about 70 ms per mapping on an
+// H100, which keeps the whole main job within a second (2^35 took it to 1.03 s).
+struct sampled_params {
+    sample_params sample{};
+    std::uint64_t random_keys = std::uint64_t(1) << 34;
 };
 
 struct sweep_timing {
@@ -63,8 +63,8 @@ struct sweep_timing {
 namespace detail {
 struct run_controls {
     bool stop_early = true;  // false: check every key of the range even past the limit (cross_check)
-    bool structured = false;  // binary64 only: the structured domain (sweep() picks it without a range)
-    structured_params params{};
+    bool sampled = false;  // binary64 only: the sampled domain (sweep() picks it without a range)
+    sampled_params params{};
 };
 
 template <class M>
@@ -86,25 +86,25 @@ template <class M>
 }  // namespace detail
 
 // The GPU counterpart of flipcheck::sweep<M> (and, for binary64 without a range, of
-// structured_sweep<M> plus random keys). report.backend is "gpu".
+// sampled_sweep<M> plus random keys). report.backend is "gpu".
 template <class M>
 sweep_report sweep(const sweep_options& o, sweep_timing* timing = nullptr) {
     if constexpr (detail::has_kernel<M>) {
         detail::run_controls c;
-        c.structured = M::format::width == 64 && !o.range;
+        c.sampled = M::format::width == 64 && !o.range;
         return detail::run<M>(o, c, timing);
     } else {
         detail::no_kernel<M>();
     }
 }
 
-// The structured domain with explicit parameters (binary64 only; o.range is ignored).
+// The sampled domain with explicit parameters (binary64 only; o.range is ignored).
 template <class M>
-sweep_report structured_sweep(const sweep_options& o, const structured_params& p = {}, sweep_timing* timing = nullptr) {
-    static_assert(M::format::width == 64, "the structured domain is for binary64");
+sweep_report sampled_sweep(const sweep_options& o, const sampled_params& p = {}, sweep_timing* timing = nullptr) {
+    static_assert(M::format::width == 64, "the sampled domain is for binary64");
     if constexpr (detail::has_kernel<M>) {
         detail::run_controls c;
-        c.structured = true;
+        c.sampled = true;
         c.params = p;
         return detail::run<M>(o, c, timing);
     } else {
@@ -121,18 +121,20 @@ std::vector<std::string> compare_reports(const sweep_report& gpu, const sweep_re
 // CPU run that stops early may have checked a few more chunks than the GPU (which stops like one
 // thread); then the GPU is run once more over exactly the CPU's keys, without stopping early, and
 // that run's counts are compared (the counterexamples of both GPU runs must match the CPU's).
-// For binary64 without a range, the CPU's structured_sweep is compared with the GPU's structured
-// domain without random keys.
+// For binary64 without a range, the CPU's sampled_sweep (on one thread, so that it stops where
+// the GPU does) is compared with the GPU's sampled domain without random keys.
 template <class M>
 std::vector<std::string> cross_check(const sweep_options& o) {
     using F = typename M::format;
     sweep_report cpu;
     if constexpr (F::width == 64) {
         if (!o.range) {
-            cpu = flipcheck::structured_sweep<M>(o);
-            structured_params p;
+            sweep_options one_thread = o;
+            one_thread.threads = 1;
+            cpu = flipcheck::sampled_sweep<M>(one_thread);
+            sampled_params p;
             p.random_keys = 0;
-            return compare_reports(gpu::structured_sweep<M>(o, p), cpu);
+            return compare_reports(gpu::sampled_sweep<M>(o, p), cpu);
         }
     }
     cpu = flipcheck::sweep<M>(o);

@@ -14,7 +14,11 @@
 
 int main(int argc, char** argv) {
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 2000;
-    if (!flipcheck::gpu::available()) return std::printf("SKIPPED: no CUDA device\n"), 0;
+    try {
+        if (const std::string why = flipcheck::gpu::skip_reason(); !why.empty()) return std::printf("SKIPPED: %s\n", why.c_str()), 0;
+    } catch (const flipcheck::device_error& e) {
+        return std::fprintf(stderr, "yamr_demo: %s\n", e.what()), 3;
+    }
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> dist(1.0f, 1e6f);
     for (bool vol : {false, true}) {

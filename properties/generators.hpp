@@ -1,5 +1,5 @@
 // RapidCheck generators of raw bit patterns and arrays of them, for every format. RapidCheck's own
-// gen::arbitrary<float>() never yields NaN, infinity, -0 or subnormals (see design.md), which is
+// gen::arbitrary<float>() never yields NaN, infinity, -0 or subnormals (generators_test.cpp shows it), which is
 // where mappings break, so values are drawn as bits, and shrink as bits too:
 //   a number  -> +0, then -0, then fewer mantissa bits, then a smaller exponent, then + sign;
 //   a NaN     -> +0, then the canonical quiet NaN, then + sign, quiet, a smaller payload.

@@ -25,5 +25,5 @@ struct half_key {
 
 }  // namespace my_project
 
-// Defines HalfKey.round_trip_key ... HalfKey.nan_ignore (RapidCheck) and HalfKey.exhaustive (all 65536 keys).
+// Defines HalfKey.round_trip_key ... HalfKey.nan_ignore (RapidCheck) and HalfKey.exhaustive (all 65536 keys; a binary64 mapping gets .sampled instead).
 FLIPCHECK_CHECK_MAPPING(HalfKey, my_project::half_key);

@@ -141,3 +141,23 @@ TEST(cli, cross_check_without_a_gpu_is_bad_input) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("--cross-check"), std::string::npos) << r.output;
 }
+
+// binary64 is sampled, and every report says so; the sampled domain runs on the threads asked for,
+// and refuses a checkpoint (exit 2) rather than ignore it.
+TEST(cli, binary64_is_reported_as_sampled_with_its_coverage) {
+    const auto r = run_flipcheck("sweep --format binary64 --mapping sign_flip --device cpu --threads 1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("[cpu sampled]"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("coverage=6.8e-13"), std::string::npos) << r.output;
+    const auto whole = run_flipcheck("sweep --format binary16 --mapping sign_flip --device cpu");
+    EXPECT_NE(whole.output.find("[cpu exhaustive]"), std::string::npos) << whole.output;
+    EXPECT_NE(whole.output.find("coverage=1 "), std::string::npos) << whole.output;
+}
+
+TEST(cli, options_that_would_be_ignored_are_refused) {
+    const auto ckpt = std::filesystem::temp_directory_path() / "flipcheck_cli_b64.ckpt";
+    const auto r = run_flipcheck("sweep --format binary64 --mapping sign_flip --device cpu --checkpoint " + ckpt.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--checkpoint is for exhaustive sweeps"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(ckpt));
+}

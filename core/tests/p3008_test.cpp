@@ -65,6 +65,34 @@ TEST(p3008, bfloat16) { expect_every_kind_right<fc::bfloat16>(); }
 TEST(p3008, binary32) { expect_every_kind_right<fc::binary32>(); }
 TEST(p3008, binary64) { expect_every_kind_right<fc::binary64>(); }
 
+// IEEE maximum/minimum give a quiet NaN. The oracle's propagate accepts any NaN, so this is
+// checked here: over every edge pair (signalling NaNs stored or as operands included) a NaN
+// result of fetch_fmaximum/fetch_fminimum has its quiet bit set.
+template <fc::format F>
+void expect_quiet_nan_results() {
+    using S = typename F::storage;
+    const auto edges = fc::edge_values<F>();
+    int signalling_inputs = 0;
+    for (p3::kind k : {p3::kind::fmaximum, p3::kind::fminimum})
+        for (S a : edges)
+            for (S b : edges) {
+                signalling_inputs += F::classify(a).kind == fc::fp_class::signaling_nan;
+                fc::atomic::sequential_word<S> w{a};
+                p3::apply<F>(k, w, b);
+                if (F::is_nan_bits(w.value)) {
+                    EXPECT_TRUE(w.value & F::quiet_bit) << F::name << " " << p3::to_string(k) << " stored a signalling NaN 0x"
+                                                        << std::hex << w.value << " from old=0x" << a << " operand=0x" << b;
+                }
+            }
+    EXPECT_GT(signalling_inputs, 0) << "the edge values hold no signalling NaN: this test would prove nothing";
+}
+TEST(p3008, nan_results_are_quiet) {
+    expect_quiet_nan_results<fc::binary16>();
+    expect_quiet_nan_results<fc::bfloat16>();
+    expect_quiet_nan_results<fc::binary32>();
+    expect_quiet_nan_results<fc::binary64>();
+}
+
 TEST(p3008, declared_policies_are_the_papers) {
     EXPECT_EQ(p3::declared(p3::kind::max).nan, fc::nan_policy::undefined);
     EXPECT_EQ(p3::declared(p3::kind::fminimum).nan, fc::nan_policy::propagate);

@@ -5,6 +5,7 @@
 // same multiset in another order, or another launch shape, gives the same bits), the known-wrong
 // seeds shown wrong with a shrunk counterexample, and P3008's operations on every pair of 16-bit
 // values. Without a device every test says SKIPPED.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -22,6 +23,7 @@
 #include "generators.hpp"
 #include "p3008_check.hpp"
 #include "reduce.hpp"
+#include "require_device.hpp"
 #include "sweep.hpp"
 #include "yamr.hpp"
 
@@ -36,16 +38,16 @@ namespace fc = flipcheck;
 namespace gpu = flipcheck::gpu;
 using fc::reduce_op;
 
-#define REQUIRE_DEVICE() \
-    if (!gpu::available()) GTEST_SKIP() << "no CUDA device"
+#define REQUIRE_DEVICE() FLIPCHECK_REQUIRE_DEVICE()
 
 template <class F>
 using arrays_t = std::vector<std::vector<typename F::storage>>;
 
 
-// Cases checked and time spent, for the rate each test prints.
+// Cases checked and time spent, for the rate each test prints; and how many cases broke a law,
+// which is what "shown wrong" must rest on.
 struct rate {
-    std::uint64_t cases = 0;
+    std::uint64_t cases = 0, violations = 0;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     ~rate() {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -75,6 +77,7 @@ void judge(std::string_view subject, fc::policy p, reduce_op op, const arrays_t<
         std::optional<fc::counterexample> c;
         if constexpr (index) c = fc::reducer_laws<F>::arg_agreement(p, op, arrays[i], got[i]);
         else c = fc::reducer_laws<F>::agreement(p, op, arrays[i], got[i]);
+        if (c) ++r.violations;
         if (c)
             RC_FAIL(std::string(subject) + " " + std::string(fc::to_string(op)) + " on " + std::string(F::name) + " under " +
                     describe(p) + " with " + std::to_string(shape.blocks) + "x" + std::to_string(shape.threads) +
@@ -198,17 +201,58 @@ TEST(GpuReduceP3008, typed_wrappers_on_every_type) {
 
 // ---- the seeds' known-wrong subjects: each must be shown wrong, with a shrunk counterexample ----
 
+// RapidCheck counts any exception as a failed case, and a property that gives up on RC_PRE fails
+// too; neither shows the subject wrong. So a subject is shown wrong only if rc::check fails, at
+// least one case broke a law (counted in r.violations before its RC_FAIL), and no case hit a
+// device error (a CUDA error fails the test instead).
 template <class Prop>
-void expect_shown_wrong(const char* what, Prop prop) {
+void expect_shown_wrong(const char* what, rate& r, Prop prop) {
     std::printf("[ expected ] %s must be shown wrong; RapidCheck's counterexample follows\n", what);
-    EXPECT_FALSE(rc::check(what, prop)) << what << " passed every case: the property no longer catches it";
+    std::string device_failure;
+    const bool passed = rc::check(what, [&] {
+        try {
+            prop();
+        } catch (const fc::device_error& e) {
+            device_failure = e.what();
+            throw;
+        }
+    });
+    EXPECT_TRUE(device_failure.empty()) << what << ": the device failed, so nothing was shown: " << device_failure;
+    EXPECT_FALSE(passed) << what << " passed every case: the property no longer catches it";
+    EXPECT_GT(r.violations, 0u) << what << ": RapidCheck failed, but no case broke a law (it gave up on RC_PRE, or a case threw)";
+}
+
+// The check above can fail: a device error, or a property that only discards, is not a kill.
+void device_error_property() {
+    rate r;
+    expect_shown_wrong("a property whose device fails", r, [] { throw fc::device_error("CUDA error in a launch: out of memory"); });
+}
+void discarding_property() {
+    rate r;
+    expect_shown_wrong("a property that gives up", r, [] { RC_PRE(false); });
+}
+// The failures `f` reports, intercepted (GoogleTest's public gtest-spi.h) so they do not fail this test.
+std::string failures_of(void (*f)()) {
+    ::testing::TestPartResultArray results;
+    {
+        ::testing::ScopedFakeTestPartResultReporter intercept(
+            ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+        f();
+    }
+    std::string all;
+    for (int i = 0; i < results.size(); ++i) all += std::string(results.GetTestPartResult(i).message()) + "\n";
+    return all;
+}
+TEST(GpuReduceSeeds, only_a_law_violation_shows_a_subject_wrong) {
+    EXPECT_NE(failures_of(device_error_property).find("the device failed"), std::string::npos);
+    EXPECT_NE(failures_of(discarding_property).find("no case broke a law"), std::string::npos);
 }
 
 // One of the seeds' subjects on batches of binary32 arrays, under the policy it claims.
 template <bool Index, class Run>
 void seed_subject_is_wrong(const char* what, std::string_view name, reduce_op op, fc::policy p, Run run) {
     rate r;
-    expect_shown_wrong(what, [&] {
+    expect_shown_wrong(what, r, [&] {
         const auto arrays = *rc::gen::container<arrays_t<fc::binary32>>(fc::gen::arrays<fc::binary32>());
         judge<fc::binary32, Index>(name, p, op, arrays, run(p, arrays), {}, r);
     });
@@ -243,11 +287,15 @@ TEST(GpuReduceSeeds, seed004_ge0_is_wrong) {
 // Seed 003's YAMR as written and with volatile (one block of up to 1024 threads).
 void yamr_is_wrong(bool volatile_shared) {
     REQUIRE_DEVICE();
-    expect_shown_wrong(volatile_shared ? "seed 003's YAMR with volatile" : "seed 003's YAMR as written", [&] {
+    rate r;
+    expect_shown_wrong(volatile_shared ? "seed 003's YAMR with volatile" : "seed 003's YAMR as written", r, [&] {
         auto xs = *fc::gen::arrays<fc::binary32>();
         RC_PRE(!xs.empty() && xs.size() <= 1024);
+        ++r.cases;
         const fc::policy p{fc::nan_policy::undefined, fc::zero_policy::equal, fc::tie_policy::any};
-        if (auto c = fc::reducer_laws<fc::binary32>::agreement(p, reduce_op::max, xs, gpu::yamr(xs, volatile_shared)))
+        const auto c = fc::reducer_laws<fc::binary32>::agreement(p, reduce_op::max, xs, gpu::yamr(xs, volatile_shared));
+        if (c) ++r.violations;
+        if (c)
             RC_FAIL("YAMR: expected " + fc::gen::show<fc::binary32>(std::uint32_t(c->expected)) + ", got " +
                     fc::gen::show<fc::binary32>(std::uint32_t(c->actual)) + " on " + fc::gen::show<fc::binary32>(xs));
     });

@@ -12,7 +12,9 @@
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/gpu/sweep.cuh"
 #include "flipcheck/mutants.hpp"
+#include "flipcheck/sampled.hpp"
 #include "flipcheck/sweep.hpp"
+#include "require_device.hpp"
 #include "sweep.hpp"
 
 namespace {
@@ -24,6 +26,13 @@ using fc::bfloat16;
 using fc::binary16;
 using fc::binary32;
 using fc::binary64;
+
+// The CPU stops at the end of a chunk; on one thread it stops exactly where the GPU does.
+fc::sweep_options one_thread() {
+    fc::sweep_options o;
+    o.threads = 1;
+    return o;
+}
 
 std::string lines(const std::vector<std::string>& v) {
     std::string s;
@@ -140,7 +149,7 @@ void expect_builtin_passes_and_agrees() {
 }
 
 TEST(GpuSweep, BuiltinsPassEveryBinary16AndBfloat16KeyAndMatchCpu) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     expect_builtin_passes_and_agrees<fc::sign_flip, binary16>();
     expect_builtin_passes_and_agrees<fc::sign_flip_branchless, binary16>();
     expect_builtin_passes_and_agrees<fc::signed_key, binary16>();
@@ -150,33 +159,33 @@ TEST(GpuSweep, BuiltinsPassEveryBinary16AndBfloat16KeyAndMatchCpu) {
 }
 
 TEST(GpuSweep, BuiltinsPassEveryBinary32Key) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     expect_every_key_passes<fc::sign_flip<binary32>>();
     expect_every_key_passes<fc::sign_flip_branchless<binary32>>();
     expect_every_key_passes<fc::signed_key<binary32>>();
 }
 
 template <class M>
-void expect_structured_passes() {
+void expect_sampled_passes() {
     SCOPED_TRACE(subject<M>());
     gpu::sweep_timing t;
     const fc::sweep_report r = gpu::sweep<M>({}, &t);
-    EXPECT_EQ(r.domain, "structured");
-    EXPECT_GE(r.keys_checked, gpu::structured_params{}.random_keys);
+    EXPECT_EQ(r.domain, "sampled");
+    EXPECT_GE(r.keys_checked, gpu::sampled_params{}.random_keys);
     EXPECT_EQ(r.keys_checked, r.range.size());
     EXPECT_TRUE(r.passed()) << r.failing_keys << " failing keys";
     EXPECT_GT(t.wall_seconds, 0.0);
 }
 
-TEST(GpuSweep, BuiltinsPassBinary64StructuredAndRandomKeys) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
-    expect_structured_passes<fc::sign_flip<binary64>>();
-    expect_structured_passes<fc::sign_flip_branchless<binary64>>();
-    expect_structured_passes<fc::signed_key<binary64>>();
+TEST(GpuSweep, BuiltinsPassBinary64SampledAndRandomKeys) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    expect_sampled_passes<fc::sign_flip<binary64>>();
+    expect_sampled_passes<fc::sign_flip_branchless<binary64>>();
+    expect_sampled_passes<fc::signed_key<binary64>>();
 }
 
 TEST(GpuSweep, BuiltinsPassBinary64KeyRanges) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     const std::uint64_t mid = std::uint64_t(1) << 63, w = std::uint64_t(1) << 31;
     // The bottom (negative NaNs), the step from negatives to positives, and the top (+NaNs).
     const fc::key_range ranges[] = {{0, 2 * w}, {mid - w, mid + w}, {~std::uint64_t(0) - 2 * w, ~std::uint64_t(0)}};
@@ -195,7 +204,7 @@ TEST(GpuSweep, BuiltinsPassBinary64KeyRanges) {
 }
 
 TEST(GpuSweep, Binary64FailuresInALaterLaunchMatchCpu) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     // 2^33 + 2^21 keys: three launches; the zeros (the failures) fall in the second.
     const std::uint64_t mid = std::uint64_t(1) << 63, w = (std::uint64_t(1) << 32) + (std::uint64_t(1) << 20);
     fc::sweep_options o;
@@ -207,7 +216,7 @@ TEST(GpuSweep, Binary64FailuresInALaterLaunchMatchCpu) {
 }
 
 TEST(GpuSweep, Binary64StructuredMatchesCpu) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     expect_agreement<fc::sign_flip<binary64>>();
     expect_agreement<fc::sign_flip_branchless<binary64>>();
     expect_agreement<fc::signed_key<binary64>>();
@@ -219,19 +228,19 @@ TEST(GpuSweep, Binary64StructuredMatchesCpu) {
     expect_agreement<mut::sign_bit_only<binary64>>(o);
 }
 
-TEST(GpuSweep, Binary64StructuredRandomKeysKeepTheListsFindings) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+TEST(GpuSweep, Binary64SampledRandomKeysKeepTheListsFindings) {
+    FLIPCHECK_REQUIRE_DEVICE();
     using M = mut::zeros_swapped<binary64>;
-    const fc::sweep_report cpu = fc::structured_sweep<M>({}), g = gpu::sweep<M>({});
+    const fc::sweep_report cpu = fc::sampled_sweep<M>(one_thread()), g = gpu::sweep<M>({});
     EXPECT_FALSE(g.passed());
     EXPECT_EQ(g.failing_keys, cpu.failing_keys);
     EXPECT_EQ(g.failures_by_law, cpu.failures_by_law);
     EXPECT_EQ(g.counterexamples, cpu.counterexamples);
-    EXPECT_EQ(g.keys_checked, cpu.keys_checked + gpu::structured_params{}.random_keys);
+    EXPECT_EQ(g.keys_checked, cpu.keys_checked + gpu::sampled_params{}.random_keys);
 }
 
 TEST(GpuMutants, Binary32MutantsMatchCpu) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     EXPECT_FALSE(gpu::sweep<mut::sign_bit_only<binary32>>({}).passed());
     EXPECT_FALSE(gpu::sweep<mut::zeros_swapped<binary32>>({}).passed());
     EXPECT_FALSE(gpu::sweep<mut::wrong_at_neg_denorm_min<binary32>>({}).passed());
@@ -242,7 +251,7 @@ TEST(GpuMutants, Binary32MutantsMatchCpu) {
 }
 
 TEST(GpuMutants, SignBitOnlyAllKeysMatchesCpu) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     fc::sweep_options o;
     o.all = true;  // 2^31 failing keys: every tile through the census
     expect_agreement<mut::sign_bit_only<binary32>>(o);
@@ -286,7 +295,7 @@ void expect_options_agree() {
 }
 
 TEST(GpuMutants, LimitsRangesShardsAndLawsMatchOneCpuThread) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     expect_options_agree<mut::sign_bit_only<binary32>>();
     expect_options_agree<mut::zeros_swapped<binary32>>();
     expect_options_agree<mut::wrong_at_neg_denorm_min<binary32>>();
@@ -303,7 +312,7 @@ void expect_small_formats_agree() {
 }
 
 TEST(GpuMutants, EveryMutantOnBinary16AndBfloat16MatchesCpu) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     expect_small_formats_agree<mut::sign_bit_only>();
     expect_small_formats_agree<mut::no_invert_negatives>();
     expect_small_formats_agree<mut::wrong_inverse_branch>();
@@ -313,7 +322,7 @@ TEST(GpuMutants, EveryMutantOnBinary16AndBfloat16MatchesCpu) {
 }
 
 TEST(GpuMutants, WrongAtPiIsFoundOnlyByTheExhaustiveSweep) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     using M = mut::swapped_pi<binary32>;
     const fc::sweep_report r = gpu::sweep<M>({});
     ASSERT_FALSE(r.counterexamples.empty());
@@ -322,7 +331,7 @@ TEST(GpuMutants, WrongAtPiIsFoundOnlyByTheExhaustiveSweep) {
 }
 
 TEST(GpuSweep, InputErrorsInterruptAndProgress) {
-    if (!flipcheck::gpu::available()) GTEST_SKIP() << "no CUDA device";
+    FLIPCHECK_REQUIRE_DEVICE();
     using M = fc::sign_flip_branchless<binary32>;
     fc::sweep_options o;
     o.checkpoint = "gpu.ckpt";
@@ -333,9 +342,9 @@ TEST(GpuSweep, InputErrorsInterruptAndProgress) {
     o = {};
     o.range = fc::key_range{0, std::uint64_t(1) << 33};
     EXPECT_THROW(gpu::sweep<M>(o), fc::input_error);
-    gpu::structured_params p;
+    gpu::sampled_params p;
     p.random_keys = 3;
-    EXPECT_THROW(gpu::structured_sweep<fc::sign_flip<binary64>>({}, p), fc::input_error);
+    EXPECT_THROW(gpu::sampled_sweep<fc::sign_flip<binary64>>({}, p), fc::input_error);
 
     std::atomic<bool> stop{true};
     o = {};

@@ -1,10 +1,15 @@
-// Bad input (names, shard specs, files, corpus bytes) is reported with this type so that every
-// front end can turn it into a clear message and exit code 2, distinct from a failed verdict.
+// The two kinds of error every front end tells apart from a verdict:
+//   input_error   bad input (names, shard specs, files, corpus bytes): a clear message, exit 2;
+//   device_error  a GPU that is present but failed (a driver error, out of memory, a failed
+//                 launch): a clear message, exit 3. Never a skip, never a pass.
 #pragma once
 #include <stdexcept>
 
 namespace flipcheck {
 struct input_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+struct device_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 }  // namespace flipcheck

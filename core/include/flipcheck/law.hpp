@@ -173,10 +173,34 @@ struct reducer_laws {
         return false;
     }
 
+    // What the oracle says a reducer must return for xs: its answer (none for an empty input),
+    // or "outside the domain" (an undefined NaN policy and a NaN in the input: anything goes).
+    // Split from the judging so that a driver checking many subjects can ask the oracle once.
+    struct expectation {
+        bool in_domain = true;
+        std::optional<S> value;
+    };
+    static expectation expect(policy p, reduce_op op, std::span<const S> xs) {
+        if (p.nan == nan_policy::undefined && has_nan(xs)) return {false, std::nullopt};
+        return {true, oracle::reduce<F>(p, op, xs)};
+    }
+    struct arg_expectation {
+        bool in_domain = true;
+        std::optional<std::size_t> index;
+    };
+    static arg_expectation expect_arg(policy p, reduce_op op, std::span<const S> xs) {
+        if (p.nan == nan_policy::undefined && has_nan(xs)) return {false, std::nullopt};
+        return {true, oracle::arg_reduce<F>(p, op, xs)};
+    }
+
     static std::optional<counterexample> agreement(policy p, reduce_op op, std::span<const S> xs,
                                                    std::optional<S> actual) {
-        if (p.nan == nan_policy::undefined && has_nan(xs)) return std::nullopt;  // outside the domain
-        const std::optional<S> expected = oracle::reduce<F>(p, op, xs);
+        return agreement(p, xs, expect(p, op, xs), actual);
+    }
+    static std::optional<counterexample> agreement(policy p, std::span<const S> xs, const expectation& e,
+                                                   std::optional<S> actual) {
+        if (!e.in_domain) return std::nullopt;
+        const std::optional<S>& expected = e.value;
         if (expected.has_value() == actual.has_value() &&
             (!expected || oracle::same_result<F>(p, *expected, *actual)))
             return std::nullopt;
@@ -194,8 +218,12 @@ struct reducer_laws {
 
     static std::optional<counterexample> arg_agreement(policy p, reduce_op op, std::span<const S> xs,
                                                        std::optional<std::size_t> actual) {
-        if (p.nan == nan_policy::undefined && has_nan(xs)) return std::nullopt;
-        const std::optional<std::size_t> expected = oracle::arg_reduce<F>(p, op, xs);
+        return arg_agreement(p, op, xs, expect_arg(p, op, xs), actual);
+    }
+    static std::optional<counterexample> arg_agreement(policy p, reduce_op op, std::span<const S> xs,
+                                                       const arg_expectation& e, std::optional<std::size_t> actual) {
+        if (!e.in_domain) return std::nullopt;
+        const std::optional<std::size_t>& expected = e.index;
         bool ok = expected.has_value() == actual.has_value();
         if (ok && expected && *expected != *actual) {
             // Under ties=any another index is right if its element ties with the oracle's.

@@ -24,23 +24,11 @@
 
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/policy.hpp"
+#include "flipcheck/random.hpp"
 
 namespace flipcheck {
 
 namespace detail {
-// A seeded generator with the same sequence on every platform (std distributions are not), so a
-// seed printed by a failing test replays the same permutation or schedule anywhere.
-struct splitmix64 {
-    std::uint64_t state;
-    FLIPCHECK_HD std::uint64_t operator()() noexcept {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    FLIPCHECK_HD std::uint64_t below(std::uint64_t n) noexcept { return (*this)() % n; }  // n > 0
-};
-
 // The key and the index word of a binary64 arg reduction: two words compared in order, because
 // a 64-bit key leaves no room for an index in one 64-bit integer.
 struct key_slot {

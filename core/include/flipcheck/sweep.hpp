@@ -15,9 +15,9 @@
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "flipcheck/checkpoint.hpp"
@@ -49,20 +49,36 @@ constexpr key_range full_range() noexcept {
     return {0, F::width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << F::width)};
 }
 
-// Over keys [base, base + n): with Quick, whether mapping_laws::quick_ok rejects any key (a sound
+// Where a sweep's keys come from: key i of a contiguous range, or entry i of an explicit
+// ascending list (the sampled domain). Both are plain values so the hot loops stay vectorizable.
+template <class S>
+struct range_keys {
+    S base;
+    S operator[](std::uint64_t i) const noexcept { return S(base + S(i)); }
+};
+template <class S>
+struct list_keys {
+    const S* keys;
+    S operator[](std::uint64_t i) const noexcept { return keys[i]; }
+};
+
+// Over keys[first, first + n): with Quick, whether mapping_laws::quick_ok rejects any key (a sound
 // filter: it passes only keys where every law holds); else the exact failures, masked to `laws`.
-// Kept out of line so each is one loop to vectorize, and built for AVX2 and AVX-512 with runtime
-// dispatch.
-template <mapping M, bool Quick>
+// The filter does not cover the format's last key: a list's batch counts it as rejected here,
+// and check_keys sends a range's batch that holds it straight to the exact check. Kept out of
+// line so each is one loop to vectorize, and built for AVX2 and AVX-512 with runtime dispatch.
+template <mapping M, bool Quick, class Keys>
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 [[gnu::target_clones("default", "avx2", "arch=x86-64-v4")]]
 #endif
-[[gnu::noinline]] law_set any_failure(typename M::format::storage base, std::uint32_t n, law_set laws) noexcept {
+[[gnu::noinline]] law_set any_failure(Keys keys, std::uint64_t first, std::uint32_t n, law_set laws) noexcept {
     using S = typename M::format::storage;
+    constexpr bool list = !std::is_same_v<Keys, range_keys<S>>;
     law_set acc = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-        const S k = S(base + S(i));
-        if constexpr (Quick) acc |= law_set(!mapping_laws<M>::quick_ok(k));
+        const S k = keys[first + i];
+        if constexpr (Quick && list) acc |= law_set(!mapping_laws<M>::quick_ok(k) | (k == mapping_laws<M>::last));
+        else if constexpr (Quick) acc |= law_set(!mapping_laws<M>::quick_ok(k));
         else acc |= mapping_laws<M>::failures(k);
     }
     return Quick ? (acc ? laws : 0) : acc & laws;
@@ -94,22 +110,28 @@ void check_key(typename M::format::storage k, law_set laws, std::size_t limit, r
     }
 }
 
-// Check every key of [begin, end): the building block of every CPU sweep.
-template <mapping M>
-range_findings check_range(std::uint64_t begin, std::uint64_t end, law_set laws, std::size_t limit) {
+// Check keys[begin, end): the building block of every CPU sweep. Three tiers: the quick filter,
+// the exact vector check, then key by key only in a batch where something failed.
+template <mapping M, class Keys>
+range_findings check_keys(Keys keys, std::uint64_t begin, std::uint64_t end, law_set laws, std::size_t limit) {
     using S = typename M::format::storage;
     constexpr std::uint64_t batch = 4096;
     range_findings out;
     for (std::uint64_t b = begin; b < end; b += batch) {
-        const std::uint64_t n = std::min(batch, end - b);
-        // Three tiers: quick filter, exact vector check, then key by key only where something failed.
-        // The filter does not cover the format's last key, so its batch skips straight to exact.
-        const bool has_last = b + n - 1 == std::uint64_t(mapping_laws<M>::last);
-        if (!has_last && !any_failure<M, true>(S(b), std::uint32_t(n), laws)) continue;
-        if (!any_failure<M, false>(S(b), std::uint32_t(n), laws)) continue;
-        for (std::uint64_t i = 0; i < n; ++i) check_key<M>(S(b + i), laws, limit, out);
+        const std::uint32_t n = std::uint32_t(std::min(batch, end - b));
+        const bool range_holds_last = std::is_same_v<Keys, range_keys<S>> && keys[b + n - 1] == mapping_laws<M>::last;
+        if (!range_holds_last && !any_failure<M, true>(keys, b, n, laws)) continue;
+        if (!any_failure<M, false>(keys, b, n, laws)) continue;
+        for (std::uint32_t i = 0; i < n; ++i) check_key<M>(keys[b + i], laws, limit, out);
     }
     return out;
+}
+
+// Every key of [begin, end).
+template <mapping M>
+range_findings check_range(std::uint64_t begin, std::uint64_t end, law_set laws, std::size_t limit) {
+    using S = typename M::format::storage;
+    return check_keys<M>(range_keys<S>{S(0)}, begin, end, laws, limit);
 }
 
 namespace detail {
@@ -118,18 +140,14 @@ inline std::uint64_t chunk_size_for(key_range r) {
     const std::uint64_t min_chunk = std::uint64_t(1) << 22;
     return std::max(min_chunk, r.size() / 65536 + 1);
 }
-}  // namespace detail
 
-template <mapping M>
-sweep_report sweep(const sweep_options& o) {
+// The driver behind every CPU sweep: keys[i] for i in r, in chunks of `chunk` indices that all
+// threads pull in ascending order; checkpoints, progress, the stop flag and the limit.
+template <mapping M, class Keys>
+sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uint64_t chunk, const char* domain) {
     using F = typename M::format;
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
-    const key_range whole = o.range.value_or(full_range<F>());
-    if (whole.end < whole.begin || whole.end - 1 > std::uint64_t(F::all_ones))
-        throw input_error("key range is outside the key space of " + std::string(F::name));
-    const key_range r = o.part.of(whole);
     const std::size_t limit = o.limit;
 
     checkpoint state;
@@ -137,7 +155,7 @@ sweep_report sweep(const sweep_options& o) {
     state.mapping = M::name;
     state.laws = o.laws;
     state.range = r;
-    state.chunk = detail::chunk_size_for(r);
+    state.chunk = chunk;
     state.done.assign((r.size() + state.chunk - 1) / state.chunk, false);
     if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
         checkpoint saved = checkpoint::load(o.checkpoint);
@@ -169,7 +187,7 @@ sweep_report sweep(const sweep_options& o) {
                 if (state.done[c]) continue;
             }
             const std::uint64_t b = r.begin + c * state.chunk;
-            range_findings f = check_range<M>(b, b + keys_in(c), o.laws, limit);
+            range_findings f = check_keys<M>(keys, b, b + keys_in(c), o.laws, limit);
             std::lock_guard g(mu);
             state.done[c] = true;
             state.failing_keys += f.failing_keys;
@@ -216,6 +234,8 @@ sweep_report sweep(const sweep_options& o) {
     sweep_report rep;
     rep.format = F::name;
     rep.mapping = M::name;
+    rep.domain = domain;
+    rep.key_bits = F::width;
     rep.laws = o.laws;
     rep.range = r;
     rep.keys_checked = keys_done.load();
@@ -231,62 +251,19 @@ sweep_report sweep(const sweep_options& o) {
     if (o.progress) o.progress({rep.keys_checked, r.size(), rep.seconds});
     return rep;
 }
+}  // namespace detail
 
-// binary64 cannot be swept whole. The structured sweep takes every sign and exponent crossed
-// with edge mantissas (0, 1, 2, half, max-2..max) plus `randoms` random mantissas, and checks the
-// laws at each pattern read as a key, at its key, and at the key just below (so the successor
-// law covers the step into it).
-template <format F>
-std::vector<typename F::storage> structured_patterns(std::uint64_t seed, unsigned randoms) {
-    using S = typename F::storage;
-    std::vector<S> out;
-    std::mt19937_64 rng(seed);
-    const S man = F::mantissa_mask;
-    const S edges[] = {0, 1, 2, S(man / 2), S(man / 2 + 1), S(man - 2), S(man - 1), man};
-    for (S sign : {S(0), F::sign_mask})
-        for (std::uint64_t e = 0; e <= (std::uint64_t(1) << F::exponent_bits) - 1; ++e) {
-            const S base = S(sign | S(S(e) << F::mantissa_bits));
-            for (S m : edges) out.push_back(S(base | m));
-            for (unsigned i = 0; i < randoms; ++i) out.push_back(S(base | S(rng() & man)));
-        }
-    return out;
-}
-
+// Every key of the format (or of o.range), exhaustively.
 template <mapping M>
-sweep_report structured_sweep(const sweep_options& o, std::uint64_t seed = 1, unsigned randoms = 1024) {
+sweep_report sweep(const sweep_options& o) {
     using F = typename M::format;
     using S = typename F::storage;
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::size_t limit = o.limit;
-    std::vector<S> keys;
-    for (S b : structured_patterns<F>(seed, randoms)) {
-        const S k = M::encode(b);
-        keys.insert(keys.end(), {b, k, S(k - 1)});
-    }
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    const std::uint64_t slice = keys.size() / o.part.count;
-    const std::uint64_t lo = slice * o.part.index, hi = o.part.index + 1 == o.part.count ? keys.size() : lo + slice;
-    range_findings f;
-    std::uint64_t checked = 0;
-    for (std::uint64_t i = lo; i < hi && (o.all || f.counterexamples.size() < limit); ++i, ++checked) {
-        if (o.stop && o.stop->load()) break;
-        check_key<M>(keys[i], o.laws, limit, f);
-    }
-    sweep_report rep;
-    rep.format = F::name;
-    rep.mapping = M::name;
-    rep.domain = "structured";
-    rep.laws = o.laws;
-    rep.range = {0, hi - lo};
-    rep.keys_checked = checked;
-    rep.failing_keys = f.failing_keys;
-    rep.failures_by_law = f.failures_by_law;
-    rep.counterexamples = std::move(f.counterexamples);
-    rep.interrupted = o.stop && o.stop->load() && checked < hi - lo;
-    rep.stopped_early = !rep.interrupted && checked < hi - lo;
-    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return rep;
+    if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
+    const key_range whole = o.range.value_or(full_range<F>());
+    if (whole.end < whole.begin || whole.end - 1 > std::uint64_t(F::all_ones))
+        throw input_error("key range is outside the key space of " + std::string(F::name));
+    const key_range r = o.part.of(whole);
+    return detail::sweep_keys<M>(o, range_keys<S>{S(0)}, r, detail::chunk_size_for(r), "exhaustive");
 }
 
 }  // namespace flipcheck

@@ -14,6 +14,8 @@
 #include <cstdint>
 
 #include "flipcheck/law.hpp"
+#include "flipcheck/random.hpp"
+#include "flipcheck/sampled.hpp"
 
 namespace flipcheck::gpu::dev {
 
@@ -58,7 +60,7 @@ struct range_keys {
     FLIPCHECK_HD cursor start(std::uint64_t first, std::uint64_t step) const { return {key(first), S(step)}; }
 };
 
-// An explicit ascending list (binary64's structured keys).
+// An explicit ascending list (binary64's sampled keys, sampled.hpp).
 template <class S>
 struct list_keys {
     static constexpr int unroll = 1;
@@ -72,13 +74,6 @@ struct list_keys {
     };
     FLIPCHECK_HD cursor start(std::uint64_t first, std::uint64_t step) const { return {keys + first, step}; }
 };
-
-// splitmix64's finalizer: counter-based, so index i gives the same key on every run and backend.
-FLIPCHECK_HD inline std::uint64_t mix64(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 // Stratified random 64-bit keys: the key space cut into 2^(64 - shift) equal strata, one uniform
 // key in each; key(i) lies in stratum first + i, so the keys ascend and cover the space evenly.
@@ -214,6 +209,23 @@ __global__ void __launch_bounds__(block_threads) census_kernel(Src src, std::uin
 #pragma unroll
         for (int l = 0; l < mapping_law_count; ++l) out.by_law[l] = __reduce_add_sync(all, by_law[l]);
         if (lane == 0) tiles[w] = out;
+    }
+}
+
+// ---- the sampled domain's key list (core/include/flipcheck/sampled.hpp) ------------------------
+
+// Every pattern of the sample (sample_pattern, repeats included), its key and the key just below,
+// unsorted; the launcher sorts them and drops repeats with CUB, which gives sample_keys' list.
+template <class M>
+__global__ void expand_sample(sample_params p, std::uint64_t n, typename M::format::storage* keys) {
+    using S = typename M::format::storage;
+    const std::uint64_t size = sample_block_size(p);
+    for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x) {
+        const S b = sample_pattern<typename M::format>(p, i / size, i % size), k = M::encode(b);
+        keys[i] = b;
+        keys[n + i] = k;
+        keys[2 * n + i] = S(k - 1);
     }
 }
 
