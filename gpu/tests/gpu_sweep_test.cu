@@ -215,13 +215,13 @@ TEST(GpuSweep, Binary64FailuresInALaterLaunchMatchCpu) {
     expect_agreement<mut::zeros_swapped<binary64>>(o);
 }
 
-TEST(GpuSweep, Binary64StructuredMatchesCpu) {
+TEST(GpuSweep, Binary64SampledMatchesCpu) {
     FLIPCHECK_REQUIRE_DEVICE();
     expect_agreement<fc::sign_flip<binary64>>();
     expect_agreement<fc::sign_flip_branchless<binary64>>();
     expect_agreement<fc::signed_key<binary64>>();
     expect_agreement<mut::zeros_swapped<binary64>>();  // few failures: the explained-failures path
-    expect_agreement<mut::sign_bit_only<binary64>>();  // many: the census path, stopping at a key
+    expect_agreement<mut::sign_bit_only<binary64>>();  // many: the census path, stopping at a chunk's end
     fc::sweep_options o;
     o.part = {2, 5};
     o.limit = 3;
