@@ -1,4 +1,4 @@
-// The reductions benchmark: flipcheck's GPU subjects (gpu/include/flipcheck/gpu/reduce.cuh, the
+// The reductions benchmark: flipcheck's GPU kernels (gpu/include/flipcheck/gpu/reduce.cuh, the
 // same kernels the property tests verify) against cub::DeviceReduce::Max/ArgMax, with
 // thrust::max_element and seed 002's kernels for reference, in one run. 2^28 random floats (and
 // 2^27 doubles: the same bytes); the median of --repeats cudaEvent timings per row, taken round
@@ -115,9 +115,9 @@ int main(int argc, char** argv) {
     inputs_of<float> in(n, 3);
 
     using F = fc::binary32;
-    using M = fc::sign_flip_branchless<F>;
+    using M = fc::key_mapping<F>;
     using D = fc::binary64;
-    using MD = fc::sign_flip_branchless<D>;
+    using MD = fc::key_mapping<D>;
     unsigned *word, *counters, *partials;
     unsigned long long *word64, *arg_partials;
     int* arg_seen;

@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "flipcheck/gpu/sweep.cuh"
-#include "sweep.hpp"
+#include "flipcheck/gpu/device.hpp"
+#include "flipcheck/gpu/sweep.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "flipcheck/audit.hpp"
 #include "render.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "gpu_audit.hpp"  // gpu/gpu_audit.hpp: CUB, Thrust device, fmaxf with and without FTZ
+#include "flipcheck/gpu/audit.hpp"  // CUB, Thrust device, fmaxf with and without FTZ
 #endif
 
 #if FLIPCHECK_HAVE_THRUST

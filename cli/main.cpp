@@ -113,7 +113,7 @@ struct sweep_args {
 };
 
 int run_sweep(const sweep_args& a) {
-    const subject* s = find_subject(a.format, a.mapping);
+    const sweep_entry* s = find_sweep_entry(a.format, a.mapping);
     if (!s) throw fc::input_error(fmt::format("no mapping '{}' for format '{}'", a.mapping, a.format));
     fc::sweep_options o;
     o.laws = parse_laws(a.laws);
@@ -184,9 +184,8 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         double coverage = 1;  // the smallest of the rows'
         std::vector<std::string> formats;
     } exhaustive, sampled;
-    for (const auto& format : format_names())
-    for (const auto& s : subjects()) {
-        if ((!s.builtin && s.mapping != with_mutant) || s.format != format) continue;
+    for (const auto& s : sweep_entries()) {  // format by format, in registry order
+        if (!s.builtin() && s.mapping != with_mutant) continue;
         fc::sweep_options o;
         o.stop = &interrupted;
         progress_printer progress(s.format + " " + s.mapping);
@@ -231,17 +230,17 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     // The reducers built on the mappings: each against the oracle under every policy it claims.
     fmt::print("\nflipcheck: every built-in reducer over every format on the {}, against the oracle\n\n",
                b == backend::gpu ? "GPU (gpu/reduce.hpp's kernels)" : "CPU (core's atomic update code, replayed)");
-    fmt::print("{:<26} {:<9} {:>8} {:<8}\n", "reducer", "format", "checks", "verdict");
+    fmt::print("{:<36} {:<9} {:>8} {:<8}\n", "reducer", "format", "checks", "verdict");
     const auto reductions = reducers.valid() ? reducers.get() : verify_reductions(b, 200);
     nlohmann::json reduction_rows = nlohmann::json::array();
     int reductions_passed = 0;
     for (const auto& r : reductions) {
-        fmt::print("{:<26} {:<9} {:>8} {:<8}\n", r.subject, r.format, r.checks, r.passed() ? "pass" : "FAIL");
+        fmt::print("{:<36} {:<9} {:>8} {:<8}\n", r.reducer, r.format, r.checks, r.passed() ? "pass" : "FAIL");
         reductions_passed += r.passed();
         reduction_rows.push_back(to_json(r));
     }
     for (const auto& r : reductions)
-        if (!r.passed()) fmt::print("\n{} on {} ({}): {}\n", r.subject, r.format, r.device, r.failure);
+        if (!r.passed()) fmt::print("\n{} on {} ({}): {}\n", r.reducer, r.format, r.device, r.failure);
     fmt::print("\n{}/{} reducers passed\n", reductions_passed, reductions.size());
     const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
     fmt::print("\nmain job: {} wall; the mappings took {}, the reducers{} {} more\n", human_seconds(seconds),
@@ -315,23 +314,25 @@ int run_audit_command(const std::string& device, const std::string& json, std::s
 }
 
 int run_list() {
-    fmt::print("formats:\n");
-    for (const auto& f : format_names()) fmt::print("  {}\n", f);
-    fmt::print("\nmappings (built-in, verified by the main job):\n");
-    for (const auto& s : subjects())
-        if (s.builtin && s.format == "binary32") fmt::print("  {:<24} {}\n", s.mapping, s.description);
-    fmt::print("\nmutants (known-wrong, must be killed):\n");
-    for (const auto& s : subjects())
-        if (!s.builtin && s.format == "binary32") fmt::print("  {:<24} {}\n", s.mapping, s.description.substr(8));
+    namespace reg = fc::registry;
+    auto line = [](const reg::about& a, std::string_view extra = {}) {
+        fmt::print("  0x{:02x} {:<26} {}{}\n", a.id, a.name, a.description, extra);
+    };
+    fmt::print("Everything below comes from the registry (core/include/flipcheck/registry.hpp); 0x.. is each\n"
+               "entry's stable id, the byte fuzz inputs use to name it.\n\nformats:\n");
+    reg::for_each<reg::formats>([&]<class E>() { line(E::info); });
+    fmt::print("\nmappings (built-in, verified by the main job over every format):\n");
+    reg::for_each<reg::mappings>([&]<class E>() { line(E::info); });
+    fmt::print("\nmapping mutants (known-wrong, must be killed; `sweep --mapping NAME` shows how):\n");
+    reg::for_each<reg::mapping_mutants>([&]<class E>() {
+        line(E::info, fmt::format(" [{}; expected to break {}]", E::info.origin, fc::to_string(E::killed_by)));
+    });
+    fmt::print("\nreducers (atomic update strategies; verified by the main job under the policy each declares):\n");
+    reg::for_each<reg::reducers>([&]<class E>() { line(E::info, fmt::format(" [{}]", reg::to_string(E::what))); });
+    fmt::print("\nreducer mutants (known-wrong, must be killed by `flipcheck mutants`):\n");
+    reg::for_each<reg::reducer_mutants>([&]<class E>() { line(E::info, fmt::format(" [{}]", E::info.origin)); });
     fmt::print("\nlaws:\n");
-    const char* what[] = {"encode(decode(k)) == k",
-                          "decode(encode(b)) == b",
-                          "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
-                          "-0 sits immediately below +0",
-                          "+NaN keys above +inf's key, -NaN keys below -inf's",
-                          "canonical +qNaN's key tops, -qNaN's bottoms, every number's key",
-                          "the infinities' keys bound every number's key (NaN-skipping sentinels)"};
-    for (int l = 0; l < fc::mapping_law_count; ++l) fmt::print("  {:<24} {}\n", fc::law_names[l], what[l]);
+    for (std::size_t l = 0; l < fc::law_names.size(); ++l) fmt::print("  {:<24} {}\n", fc::law_names[l], fc::law_descriptions[l]);
     fmt::print("\npolicies:\n  nan:   {}\n  zero:  {}\n  ties:  {}\n", join({fc::nan_policy_names.begin(), fc::nan_policy_names.end()}),
                join({fc::zero_policy_names.begin(), fc::zero_policy_names.end()}),
                join({fc::tie_policy_names.begin(), fc::tie_policy_names.end()}));
@@ -360,7 +361,7 @@ int main(int argc, char** argv) {
 
     sweep_args sa;
     auto* sweep = app.add_subcommand("sweep", "sweep one mapping's laws over every key of a format (or a range of keys)");
-    sweep->add_option("--format", sa.format, "binary16, bfloat16, binary32 or binary64")->required()->check(CLI::IsMember(format_names()));
+    sweep->add_option("--format", sa.format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(format_names()));
     sweep->add_option("--mapping", sa.mapping, "a built-in mapping or a mutant (see `flipcheck list`)")->required()->check(CLI::IsMember(mapping_names(false)));
     sweep->add_option("--laws", sa.laws, "laws to check (default: all)")->delimiter(',');
     sweep->add_option("--device", sa.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));

@@ -9,13 +9,11 @@
 
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/mutants.hpp"
-#include "flipcheck/subjects/seed002.hpp"
-#include "flipcheck/subjects/yamr.hpp"
+#include "flipcheck/registry.hpp"
 #include "render.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "reduce.hpp"
-#include "yamr.hpp"  // gpu/yamr.hpp: seed 003 on the device
+#include "flipcheck/gpu/reduce.hpp"
+#include "flipcheck/gpu/yamr.hpp"  // seed 003 on the device
 #endif
 
 namespace flipcheck::cli {
@@ -31,9 +29,9 @@ struct failure {
 // ---- mapping mutants: random keys, then the exhaustive sweep, then the GPU ----------------------
 
 // Where a correct mapping puts pattern b: a mutant's failure is often at its neighbours' keys.
-template <class S, class F = typename sign_flip_branchless<binary32>::format>
+template <class S>
 S good_key(S b) {
-    if constexpr (sizeof(S) == 4) return sign_flip_branchless<binary32>::encode(b);
+    if constexpr (sizeof(S) == 4) return key_mapping<binary32>::encode(b);
     else return b;
 }
 
@@ -74,7 +72,7 @@ kill_result kill_mapping(backend b) {
     sweep_report r = sweep<M>(o);
     if (!r.counterexamples.empty()) return found("exhaustive", draws + r.keys_checked, S(r.counterexamples[0].key));
     if (b == backend::gpu) {
-        r = find_subject(F::name, M::name)->run(o, backend::gpu);
+        r = find_sweep_entry(F::name, M::name)->run(o, backend::gpu);
         if (!r.counterexamples.empty()) return found("gpu", r.keys_checked, S(r.counterexamples[0].key));
     }
     return kill_result{false, "", "", since(t0), draws + r.keys_checked, ""};
@@ -179,76 +177,53 @@ std::optional<failure> judge_index(policy p, reduce_op op, const std::vector<typ
     const auto c = reducer_laws<F>::arg_agreement(p, op, xs, got);
     if (!c) return std::nullopt;
     return failure{"arg_reducer_agreement",
-                   fmt::format("arg{} expected index {}, got {} (policy nan={} ties={})", to_string(op),
+                   fmt::format("arg{} expected index {}, got {} (policy {})", to_string(op),
                                c->expected_empty ? std::string("none") : std::to_string(c->expected),
-                               c->actual_empty ? std::string("none") : std::to_string(c->actual), to_string(p.nan),
-                               to_string(p.ties))};
+                               c->actual_empty ? std::string("none") : std::to_string(c->actual), to_string(p))};
 }
 
-// An atomic strategy replayed in array order on a CPU word.
-template <class Strategy>
-kill_result kill_strategy(backend) {
-    using F = typename Strategy::format;
+std::vector<std::size_t> in_order(std::size_t n) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    return order;
+}
+
+// A reducer's answer on xs judged against the oracle under the policy it declares.
+template <class R, class Answer>
+std::optional<failure> judge_answer(const std::vector<typename R::format::storage>& xs, const Answer& got) {
+    using F = typename R::format;
+    if constexpr (std::is_same_v<Answer, std::optional<std::size_t>>) return judge_index<F>(R::declared, R::op, xs, got);
+    else return judge_value<F>(R::declared, R::op, xs, got);
+}
+
+// A registered atomic reducer family on binary32, replayed in array order on a CPU word: max
+// first, then min (a mutant is killed by either).
+template <class E>
+kill_result kill_reducer(backend) {
+    using F = binary32;
     using S = typename F::storage;
-    return kill_array<F>(
-        [](const std::vector<S>& xs) -> std::optional<failure> {
-            atomic::sequential_word<S> w{Strategy::init()};
-            for (S x : xs) Strategy::update(w, x);
-            return judge_value<F>(Strategy::declared, Strategy::op, xs, Strategy::result(w.value));
-        },
-        {});
+    auto run = [&]<reduce_op Op>() {
+        using R = typename E::template on<F, Op>;
+        return kill_array<F>(
+            [](const std::vector<S>& xs) { return judge_answer<R>(xs, atomic::replay<R>(std::span<const S>(xs), in_order(xs.size()))); },
+            {});
+    };
+    kill_result r = run.template operator()<reduce_op::max>();
+    if (r.killed) return r;
+    kill_result m = run.template operator()<reduce_op::min>();
+    m.cases += r.cases;
+    m.seconds += r.seconds;
+    return m;
 }
 
-template <class Strategy>
-kill_result kill_packed_arg(backend) {
-    using F = typename Strategy::format;
+// A registered whole-array reducer (the seeds' emulations, std::max folds).
+template <class R>
+kill_result kill_array_reducer(backend) {
+    using F = typename R::format;
     using S = typename F::storage;
-    return kill_array<F>(
-        [](const std::vector<S>& xs) -> std::optional<failure> {
-            atomic::sequential_word<std::uint64_t> w{Strategy::init()};
-            for (std::size_t i = 0; i < xs.size(); ++i) Strategy::update(w, xs[i], std::uint32_t(i));
-            return judge_index<F>(Strategy::declared, Strategy::op, xs, Strategy::index(w.value));
-        },
-        {});
-}
-
-std::vector<float> as_floats(const std::vector<std::uint32_t>& xs) {
-    std::vector<float> v;
-    for (auto x : xs) v.push_back(bit_cast<float>(x));
-    return v;
-}
-
-// Seed 002 claims argmax with the first index on ties; it never considers NaN or signed zeros.
-constexpr policy seed002_claim{nan_policy::undefined, zero_policy::equal, tie_policy::lowest_index};
-
-kill_result kill_seed002(subjects::seed002_config c) {
-    return kill_array<binary32>(
-        [c](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            const auto r = subjects::seed002_argmax(c, as_floats(xs));
-            return judge_index<binary32>(seed002_claim, reduce_op::max, xs, std::size_t(r.index));
-        },
-        {2000, std::size_t(c.blocks) * c.block});
-}
-
-kill_result kill_yamr(backend) {
-    return kill_array<binary32>(
-        [](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            return judge_value<binary32>(policy{nan_policy::undefined}, reduce_op::max, xs,
-                                         bit_cast<std::uint32_t>(subjects::yamr_sequential(as_floats(xs))));
-        },
-        {});
-}
-
-// A fold with std::max's `a < b ? b : a` claiming NaN propagation: the answer depends on where
-// the NaN sits.
-kill_result kill_std_max_fold(backend) {
-    return kill_array<binary32>(
-        [](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            float acc = bit_cast<float>(xs[0]);
-            for (std::size_t i = 1; i < xs.size(); ++i) acc = oracle::std_max(acc, bit_cast<float>(xs[i]));
-            return judge_value<binary32>(policy{nan_policy::propagate}, reduce_op::max, xs, bit_cast<std::uint32_t>(acc));
-        },
-        {});
+    array_driver d;
+    if constexpr (requires { R::large_input; }) d = {2000, R::large_input};
+    return kill_array<F>([](const std::vector<S>& xs) { return judge_answer<R>(xs, R::reduce(std::span<const S>(xs))); }, d);
 }
 
 #if FLIPCHECK_HAVE_GPU
@@ -262,12 +237,13 @@ kill_result kill_yamr_gpu(bool volatile_shared) {
         {500, 0});
 }
 
-// The seeds' kernels on the device through gpu/reduce.hpp (seed 002 as the article writes it, seed
-// 004's `val >= 0` predecessor): the same claims as their CPU emulations, judged on real runs.
-kill_result kill_gpu_seed002(gpu::arg_subject s) {
+// The seeds' kernels on the device through flipcheck/gpu/reduce.hpp (seed 002 as the article
+// writes it, seed 004's `val >= 0` predecessor): the same claims as their CPU emulations, judged on
+// real runs.
+kill_result kill_gpu_seed002(gpu::arg_reducer s) {
     return kill_array<binary32>(
         [s](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            const policy p = gpu::declared(s, {});
+            const policy p = s.declared(reduce_op::max);
             return judge_index<binary32>(p, reduce_op::max, xs, gpu::arg_reduce<binary32>(s, p, reduce_op::max, {xs})[0]);
         },
         {200, 0});
@@ -275,8 +251,8 @@ kill_result kill_gpu_seed002(gpu::arg_subject s) {
 kill_result kill_gpu_seed004_ge0() {
     return kill_array<binary32>(
         [](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            const auto s = gpu::value_subject::seed004_ge0;
-            const policy p = gpu::declared(s, reduce_op::min, {});
+            const gpu::value_reducer s("seed004_ge0");
+            const policy p = s.declared(reduce_op::min);
             return judge_value<binary32>(p, reduce_op::min, xs, gpu::reduce<binary32>(s, p, reduce_op::min, {xs})[0]);
         },
         {200, 0});
@@ -284,43 +260,27 @@ kill_result kill_gpu_seed004_ge0() {
 #endif
 
 std::vector<mutant> make_zoo() {
-    using F = binary32;
-    using good = sign_flip_branchless<F>;
-    using namespace mutants;
-    constexpr reduce_op mx = reduce_op::max, mn = reduce_op::min;
-    subjects::seed002_config snippet;  // the article's "full code snippet": FLT_LOWEST = -lowest() in both kernels
-    snippet.first_init = -std::numeric_limits<float>::lowest();
-    snippet.final_init = -std::numeric_limits<float>::lowest();
-    subjects::seed002_config first_version;  // the article's walkthrough: FLT_MIN in FindMaxOfMax
-    subjects::seed002_config ties_only;      // both initialisers fixed; ties still not by index
-    ties_only.final_init = std::numeric_limits<float>::lowest();
-    return {
-        {"sign_bit_only", "mapping", "a common first attempt", "flips only the sign bit: negatives sort backwards", false, &kill_mapping<sign_bit_only<F>>},
-        {"no_invert_negatives", "mapping", "seed 000's snippet without the ~", "sets the MSB of positives, forgets to invert negatives", false, &kill_mapping<no_invert_negatives<F>>},
-        {"wrong_inverse_branch", "mapping", "seed 000's inverse, mistyped", "the inverse tests the key's MSB after flipping it", false, &kill_mapping<wrong_inverse_branch<F>>},
-        {"zeros_swapped", "mapping", "Triton/sphexa signed-zero bug class", "wrong at exactly -0: it sorts above +0", false, &kill_mapping<zeros_swapped<F>>},
-        {"wrong_at_neg_denorm_min", "mapping", "a one-pattern bug", "wrong at exactly 0x80000001", false, &kill_mapping<wrong_at_neg_denorm_min<F>>},
-        {"wrong_at_pi", "mapping", "a one-pattern bug off the edges", "wrong at exactly pi (0x40490fdb): only the exhaustive sweep finds it", false, &kill_mapping<swapped_pi<F>>},
-        {"signed_key_as_unsigned", "mapping", "Rust total_cmp's key without its unsigned view", "signed keys compared as unsigned", false, &kill_mapping<signed_key_as_unsigned<F>>},
-        {"seed004_ge0", "atomic min", "seed 004's `val >= 0` predecessor (Triton/sphexa class)", "-0 takes the signed atomicMin branch", false, &kill_strategy<atomic::signbit_dispatch<F, mn, true>>},
-        {"raw_unsigned_atomic", "atomic max", "libcudacxx bug class", "unsigned atomicMax on the raw float bits", false, &kill_strategy<raw_unsigned<F, mx>>},
-        {"seed000_no_nan_propagate", "atomic max", "seed 000's snippet, no NaN handling", "keys give total_order but claim propagate", false, &kill_strategy<claims<atomic::mapped<good, nan_policy::total_order, mx>, nan_policy::propagate>>},
-        {"seed000_no_nan_ignore", "atomic min", "seed 000's snippet, no NaN handling", "keys give total_order but claim ignore", false, &kill_strategy<claims<atomic::mapped<good, nan_policy::total_order, mn>, nan_policy::ignore>>},
-        {"cas_fmax_as_maximum", "atomic max", "fmax mistaken for IEEE maximum", "a CAS loop on fmax claiming NaN propagation", false, &kill_strategy<claims<atomic::cas_loop<F, mx>, nan_policy::propagate>>},
-        {"packed_arg_no_inversion", "argmax", "packed 64-bit argmax", "index not inverted: the highest index wins ties", false, &kill_packed_arg<atomic::packed_arg<good, mx, false>>},
-        {"seed002_minus_lowest", "argmax", "seed 002's full code snippet", "-lowest() (= +FLT_MAX) as the initial value", false, [snippet](backend) { return kill_seed002(snippet); }},
-        {"seed002_flt_min_final", "argmax", "seed 002's FindMaxOfMax", "FLT_MIN in the final pass: wrong for all-negative arrays", false, [first_version](backend) { return kill_seed002(first_version); }},
-        {"seed002_ties", "argmax", "seed 002's tie-breaking", "equal values across lanes and strides do not go to the lowest index", false, [ties_only](backend) { return kill_seed002(ties_only); }},
-        {"yamr_sentinel", "max", "seed 003's YAMR", "the -3.402e+38 sentinel wins over -FLT_MAX and -inf", false, &kill_yamr},
-        {"std_max_fold_propagate", "max", "std::max folds", "`a < b ? b : a` claiming NaN propagation: position-dependent", false, &kill_std_max_fold},
+    std::vector<mutant> zoo;
+    // Every CPU mutant comes from the registry, on binary32 (where every one of them exists).
+    auto add = [&](const registry::about& a, std::function<kill_result(backend)> kill) {
+        zoo.push_back({std::string(a.name), std::string(registry::to_string(a.what)), std::string(a.origin),
+                       std::string(a.description), false, std::move(kill)});
+    };
+    registry::for_each<registry::mapping_mutants>(
+        [&]<class E>() { add(E::info, &kill_mapping<typename E::template on<binary32>>); });
+    registry::for_each<registry::reducer_mutants>([&]<class E>() { add(E::info, &kill_reducer<E>); });
+    registry::for_each<registry::array_mutants>([&]<class E>() { add(E::info, &kill_array_reducer<typename E::type>); });
+    std::vector<mutant> gpu_only = {
 #if FLIPCHECK_HAVE_GPU
         {"yamr_gpu", "max (GPU)", "seed 003's YAMR kernel, as written", "no atomics, a sentinel: run on the device", true, [](backend) { return kill_yamr_gpu(false); }},
         {"yamr_volatile_gpu", "max (GPU)", "seed 003's YAMR with volatile shared memory", "volatile fixes no race", true, [](backend) { return kill_yamr_gpu(true); }},
-        {"seed002_walkthrough_gpu", "argmax (GPU)", "seed 002's kernels as written", "lowest() then FLT_MIN, grid = SM count", true, [](backend) { return kill_gpu_seed002(gpu::arg_subject::seed002_walkthrough); }},
-        {"seed002_full_code_gpu", "argmax (GPU)", "seed 002's full code on the device", "-lowest() = +FLT_MAX in both kernels", true, [](backend) { return kill_gpu_seed002(gpu::arg_subject::seed002_full_code); }},
+        {"seed002_walkthrough_gpu", "argmax (GPU)", "seed 002's kernels as written", "lowest() then FLT_MIN, grid = SM count", true, [](backend) { return kill_gpu_seed002(gpu::arg_reducer("seed002_walkthrough")); }},
+        {"seed002_full_code_gpu", "argmax (GPU)", "seed 002's full code on the device", "-lowest() = +FLT_MAX in both kernels", true, [](backend) { return kill_gpu_seed002(gpu::arg_reducer("seed002_full_code")); }},
         {"seed004_ge0_gpu", "atomic min (GPU)", "seed 004's `val >= 0` predecessor on the device", "-0 takes the signed atomicMin branch", true, [](backend) { return kill_gpu_seed004_ge0(); }},
 #endif
     };
+    zoo.insert(zoo.end(), gpu_only.begin(), gpu_only.end());
+    return zoo;
 }
 
 }  // namespace

@@ -13,10 +13,11 @@
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/p3008.hpp"
+#include "flipcheck/random.hpp"
+#include "flipcheck/registry.hpp"
 #include "render.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "reduce.hpp"
+#include "flipcheck/gpu/reduce.hpp"
 #endif
 
 namespace flipcheck::cli {
@@ -48,9 +49,6 @@ arrays_t<F> inputs(std::size_t randoms) {
     return out;
 }
 
-std::string policy_text(policy p, bool arg) {
-    return fmt::format("nan={} zero={}{}", to_string(p.nan), to_string(p.zero), arg ? fmt::format(" ties={}", to_string(p.ties)) : "");
-}
 
 template <format F>
 std::string array_text(const std::vector<typename F::storage>& xs) {
@@ -96,7 +94,7 @@ struct judge {
             ++row.checks;
             const auto c = reducer_laws<F>::agreement(p, xs[i], expected[i], got[i]);
             if (c && row.failure.empty())
-                row.failure = fmt::format("{} {} under {}: expected {}, got {} on {}", what, to_string(op), policy_text(p, false),
+                row.failure = fmt::format("{} {} under {}: expected {}, got {} on {}", what, to_string(op), to_string(p, false),
                                           c->expected_empty ? "none" : describe(std::string(F::name), c->expected).hex,
                                           c->actual_empty ? "none" : describe(std::string(F::name), c->actual).hex, array_text<F>(xs[i]));
         }
@@ -107,7 +105,7 @@ struct judge {
             ++row.checks;
             const auto c = reducer_laws<F>::arg_agreement(p, op, xs[i], expected[i], got[i]);
             if (c && row.failure.empty())
-                row.failure = fmt::format("{} arg{} under {}: expected {}, got {} on {}", what, to_string(op), policy_text(p, true),
+                row.failure = fmt::format("{} arg{} under {}: expected {}, got {} on {}", what, to_string(op), to_string(p, true),
                                           c->expected_empty ? "none" : std::to_string(c->expected),
                                           c->actual_empty ? "none" : std::to_string(c->actual), array_text<F>(xs[i]));
         }
@@ -116,130 +114,107 @@ struct judge {
 
 constexpr reduce_op ops[] = {reduce_op::max, reduce_op::min};
 
-// ---- the CPU: core's update code, one atomic step at a time, in a shuffled order -----------------
-template <class Strategy, class S>
-S replay(std::vector<S> xs, S init, std::mt19937_64& rng) {
-    std::shuffle(xs.begin(), xs.end(), rng);
-    atomic::sequential_word<S> w{init};
-    for (S x : xs) Strategy::update(w, x);
-    return w.value;
+// ---- the CPU: every registered reducer, one atomic step at a time in a shuffled order, and every
+// keyed fold of every built-in mapping, under each policy it can be asked for ---------------------
+std::vector<std::size_t> shuffled(std::size_t n, std::mt19937_64& rng) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    return order;
 }
 
-template <format F, class Strategy>
-std::vector<std::optional<typename F::storage>> replay_all(const arrays_t<F>& xs, std::uint64_t seed) {
-    using S = typename F::storage;
-    std::mt19937_64 rng(seed);
-    std::vector<std::optional<S>> out;
-    for (const auto& a : xs) {
-        S init = a[0];  // P3008's operations start from the first element; the others from init()
-        if constexpr (requires { Strategy::init(); }) init = S(Strategy::init());
-        const S word = replay<Strategy>(a, init, rng);
-        if constexpr (requires { Strategy::result(word); }) out.push_back(S(Strategy::result(word)));
-        else out.push_back(word);
-    }
+// Every NaN x zero (x tie) policy a keyed fold can be asked for. nan=undefined uses total_order's
+// keys and is judged more leniently, so total_order covers it.
+std::vector<policy> fold_policies(bool arg) {
+    std::vector<policy> out;
+    for (nan_policy n : {nan_policy::total_order, nan_policy::propagate, nan_policy::ignore})
+        for (zero_policy z : {zero_policy::ordered, zero_policy::equal}) {
+            if (!arg) out.push_back({n, z, tie_policy::any});
+            else
+                for (tie_policy t : {tie_policy::lowest_index, tie_policy::highest_index, tie_policy::any}) out.push_back({n, z, t});
+        }
     return out;
 }
 
-template <format F, p3008::kind K>
-struct p3008_update {
-    template <class Word>
-    static void update(Word& w, typename F::storage x) { p3008::fetch<F, K>::apply(w, x); }
-};
+template <format F>
+reduction_row& new_row(std::vector<reduction_row>& rows, std::string name) {
+    rows.push_back({std::move(name), std::string(F::name), "cpu", 0, {}});
+    return rows.back();
+}
 
 template <format F>
 void cpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
-    using M = sign_flip_branchless<F>;
+    using S = typename F::storage;
     const auto xs = inputs<F>(randoms);
     oracle_answers<F> answers{xs};
-    auto row = [&](std::string name) -> reduction_row& {
-        rows.push_back({std::move(name), std::string(F::name), "cpu", 0, {}});
-        return rows.back();
-    };
-    {
-        judge<F> j{row("atomic::mapped"), answers};
-        auto run = [&]<nan_policy P, reduce_op Op>() {
-            using St = atomic::mapped<M, P, Op>;
-            j.value("mapped", St::declared, Op, xs, replay_all<F, St>(xs, 1));
-        };
-        run.template operator()<nan_policy::total_order, reduce_op::max>();
-        run.template operator()<nan_policy::total_order, reduce_op::min>();
-        run.template operator()<nan_policy::propagate, reduce_op::max>();
-        run.template operator()<nan_policy::propagate, reduce_op::min>();
-        run.template operator()<nan_policy::ignore, reduce_op::max>();
-        run.template operator()<nan_policy::ignore, reduce_op::min>();
-    }
-    if constexpr (F::width >= 32) {
-        judge<F> j{row("atomic::signbit_dispatch"), answers};
-        using Mx = atomic::signbit_dispatch<F, reduce_op::max>;
-        using Mn = atomic::signbit_dispatch<F, reduce_op::min>;
-        j.value("seed004_signbit", Mx::declared, reduce_op::max, xs, replay_all<F, Mx>(xs, 2));
-        j.value("seed004_signbit", Mn::declared, reduce_op::min, xs, replay_all<F, Mn>(xs, 2));
-    }
-    {
-        judge<F> j{row("atomic::cas_loop"), answers};
-        using Mx = atomic::cas_loop<F, reduce_op::max>;
-        using Mn = atomic::cas_loop<F, reduce_op::min>;
-        j.value("cas_fmax", Mx::declared, reduce_op::max, xs, replay_all<F, Mx>(xs, 3));
-        j.value("cas_fmax", Mn::declared, reduce_op::min, xs, replay_all<F, Mn>(xs, 3));
-    }
-    {
-        judge<F> j{row("p3008::fetch_*"), answers};
-        auto run = [&]<p3008::kind K>() {
-            j.value(p3008::to_string(K), p3008::declared(K), p3008::op_of(K), xs, replay_all<F, p3008_update<F, K>>(xs, 4));
-        };
-        run.template operator()<p3008::kind::max>();
-        run.template operator()<p3008::kind::min>();
-        run.template operator()<p3008::kind::fmaximum>();
-        run.template operator()<p3008::kind::fminimum>();
-        run.template operator()<p3008::kind::fmaximum_num>();
-        run.template operator()<p3008::kind::fminimum_num>();
-    }
-    if constexpr (F::width <= 32) {
-        judge<F> j{row("atomic::packed_arg"), answers};
-        auto run = [&]<reduce_op Op>() {
-            using St = atomic::packed_arg<M, Op>;
-            std::mt19937_64 rng(5);
-            std::vector<std::optional<std::size_t>> got;
-            for (const auto& a : xs) {
-                std::vector<std::uint32_t> order(a.size());
-                for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-                std::shuffle(order.begin(), order.end(), rng);
-                atomic::sequential_word<std::uint64_t> w{St::init()};
-                for (std::uint32_t i : order) St::update(w, a[i], i);
-                got.push_back(St::index(w.value));
-            }
-            j.index("packed_arg", St::declared, Op, xs, got);
-        };
-        run.template operator()<reduce_op::max>();
-        run.template operator()<reduce_op::min>();
-    }
+    auto row = [&](std::string name) -> reduction_row& { return new_row<F>(rows, std::move(name)); };
+    registry::for_each<registry::reducers>([&]<class E>() {
+        if constexpr (registry::has_format<typename E::formats, F>) {
+            judge<F> j{row(std::string(E::name)), answers};
+            std::mt19937_64 rng(E::id);
+            auto run = [&]<reduce_op Op>() {
+                using R = typename E::template on<F, Op>;
+                std::vector<std::conditional_t<E::arg, std::optional<std::size_t>, std::optional<S>>> got;
+                for (const auto& a : xs) got.push_back(atomic::replay<R>(std::span<const S>(a), shuffled(a.size(), rng)));
+                if constexpr (E::arg) j.index(E::name, R::declared, Op, xs, got);
+                else j.value(E::name, R::declared, Op, xs, got);
+            };
+            run.template operator()<reduce_op::max>();
+            run.template operator()<reduce_op::min>();
+        }
+    });
+}
+
+// The keyed folds: one row per built-in mapping, every fold shape under every policy. Their inputs
+// are the same edge arrays with a tenth of the random ones (folds x policies make many more checks
+// than the atomic strategies' one policy each). Host code, on the GPU main job too.
+template <format F>
+void fold_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
+    using S = typename F::storage;
+    auto row = [&](std::string name) -> reduction_row& { return new_row<F>(rows, std::move(name)); };
+    const auto fold_xs = inputs<F>(randoms / 10);
+    oracle_answers<F> fold_answers{fold_xs};
+    registry::for_each<registry::mappings>([&]<class ME>() {
+        using M = typename ME::template on<F>;
+        judge<F> j{row(fmt::format("keyed folds({})", M::name)), fold_answers};
+        registry::for_each<registry::folds>([&]<class E>() {
+            for (reduce_op op : ops)
+                for (const policy& p : fold_policies(E::arg)) {
+                    std::vector<std::conditional_t<E::arg, std::optional<std::size_t>, std::optional<S>>> got;
+                    for (std::size_t i = 0; i < fold_xs.size(); ++i)
+                        got.push_back(E::template on<M>::run(p, op, std::span<const S>(fold_xs[i]), mix64(i), 1 + unsigned(i % 64)));
+                    if constexpr (E::arg) j.index(E::name, p, op, fold_xs, got);
+                    else j.value(E::name, p, op, fold_xs, got);
+                }
+        });
+    });
 }
 
 #if FLIPCHECK_HAVE_GPU
-// ---- the GPU: gpu/reduce.hpp's kernels, each (subject, operation, policy) one launch ------------
+// ---- the GPU: flipcheck/gpu/reduce.hpp's reducers, each (reducer, operation, policy) one launch --
+// Every GPU reducer but the mutants (they are in `mutants`): the GPU's own kernels, then every
+// reducer of the registry.
 template <format F>
 void gpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
     const auto xs = inputs<F>(randoms);
     oracle_answers<F> answers{xs};
     const gpu::launch_shape shape{8, 256};
-    constexpr format_id id = format_id_of<F>();
-    for (std::size_t k = 0; k < gpu::value_subject_names.size(); ++k) {
-        const auto s = gpu::value_subject(k);
-        if (s == gpu::value_subject::seed004_ge0 || !gpu::supports(s, id)) continue;  // the mutant is in `mutants`
-        rows.push_back({std::string(gpu::value_subject_names[k]), std::string(F::name), "gpu", 0, {}});
-        judge<F> j{rows.back(), answers};
-        for (reduce_op op : ops)
-            for (const policy& p : gpu::policies_to_check(s, op))
-                j.value(gpu::value_subject_names[k], p, op, xs, gpu::reduce<F>(s, p, op, xs, shape));
-    }
-    for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level, gpu::arg_subject::seed002_fixed}) {
-        if (!gpu::supports(s, id, reduce_op::max)) continue;
-        rows.push_back({std::string(gpu::arg_subject_names[std::size_t(s)]), std::string(F::name), "gpu", 0, {}});
+    for (const gpu::value_reducer r : gpu::value_reducer::all()) {
+        if (r.mutant() || !r.supports<F>()) continue;
+        rows.push_back({std::string(r.name()), std::string(F::name), "gpu", 0, {}});
         judge<F> j{rows.back(), answers};
         for (reduce_op op : ops) {
-            if (!gpu::supports(s, id, op)) continue;
-            for (const policy& p : gpu::policies_to_check(s))
-                j.index(gpu::arg_subject_names[std::size_t(s)], p, op, xs, gpu::arg_reduce<F>(s, p, op, xs, shape));
+            if (!r.supports<F>(op)) continue;
+            for (const policy& p : r.policies_to_check(op)) j.value(r.name(), p, op, xs, gpu::reduce<F>(r, p, op, xs, shape));
+        }
+    }
+    for (const gpu::arg_reducer r : gpu::arg_reducer::all()) {
+        if (r.mutant() || !r.supports<F>()) continue;
+        rows.push_back({std::string(r.name()), std::string(F::name), "gpu", 0, {}});
+        judge<F> j{rows.back(), answers};
+        for (reduce_op op : ops) {
+            if (!r.supports<F>(op)) continue;
+            for (const policy& p : r.policies_to_check(op)) j.index(r.name(), p, op, xs, gpu::arg_reduce<F>(r, p, op, xs, shape));
         }
     }
 }
@@ -251,14 +226,17 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
     std::vector<reduction_row> rows;
 #if FLIPCHECK_HAVE_GPU
     if (b == backend::gpu) {
-        // One thread per format: asking the oracle is host work that overlaps the launches.
-        std::vector<reduction_row> parts[4];
+        // One thread per format: asking the oracle is host work that overlaps the launches. The
+        // keyed folds are host code only: each format's run in a thread of their own.
+        std::vector<reduction_row> parts[2 * registry::formats::size];
         {
             std::vector<std::future<void>> done;
-            done.push_back(std::async(std::launch::async, [&] { gpu_rows<binary16>(randoms, parts[0]); }));
-            done.push_back(std::async(std::launch::async, [&] { gpu_rows<bfloat16>(randoms, parts[1]); }));
-            done.push_back(std::async(std::launch::async, [&] { gpu_rows<binary32>(randoms, parts[2]); }));
-            done.push_back(std::async(std::launch::async, [&] { gpu_rows<binary64>(randoms, parts[3]); }));
+            registry::for_each<registry::formats>([&]<class E>() {
+                auto& launched = parts[done.size()];
+                done.push_back(std::async(std::launch::async, [&launched, randoms] { gpu_rows<typename E::type>(randoms, launched); }));
+                auto& folded = parts[done.size()];
+                done.push_back(std::async(std::launch::async, [&folded, randoms] { fold_rows<typename E::type>(randoms, folded); }));
+            });
             for (auto& d : done) d.get();  // rethrows a device_error from any of them
         }
         for (auto& part : parts) rows.insert(rows.end(), part.begin(), part.end());
@@ -266,15 +244,15 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
     }
 #endif
     (void)b;
-    cpu_rows<binary16>(randoms, rows);
-    cpu_rows<bfloat16>(randoms, rows);
-    cpu_rows<binary32>(randoms, rows);
-    cpu_rows<binary64>(randoms, rows);
+    registry::for_each<registry::formats>([&]<class E>() {
+        cpu_rows<typename E::type>(randoms, rows);
+        fold_rows<typename E::type>(randoms, rows);
+    });
     return rows;
 }
 
 nlohmann::json to_json(const reduction_row& r) {
-    return {{"reducer", r.subject}, {"format", r.format}, {"device", r.device}, {"checks", r.checks},
+    return {{"reducer", r.reducer}, {"format", r.format}, {"device", r.device}, {"checks", r.checks},
             {"verdict", r.passed() ? "pass" : "FAIL"}, {"counterexample", r.failure}};
 }
 

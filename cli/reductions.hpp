@@ -1,7 +1,8 @@
-// The main job's second half: every built-in reducer against the oracle, under each policy it
-// claims, for every format. On the GPU these are gpu/reduce.hpp's kernels (all arrays of a check
-// in one launch); on the CPU, the same update code of core/atomic.hpp and core/p3008.hpp replayed
-// one atomic step at a time in a shuffled order. Inputs: every edge value alone, every ordered
+// The main job's second half: every registered reducer against the oracle, under each policy it
+// claims, for every format. On the GPU these are the GPU reducers (all arrays of a check in one
+// launch); on the CPU, the same update code of core/atomic.hpp and core/p3008.hpp replayed one
+// atomic step at a time in a shuffled order. On both, the keyed folds of reducer.hpp over every
+// built-in mapping, under every policy. Inputs: every edge value alone, every ordered
 // pair of edge values, all -inf / all NaN / both zeros, and `randoms` random arrays with ties.
 #pragma once
 #include <cstddef>
@@ -15,7 +16,7 @@
 namespace flipcheck::cli {
 
 struct reduction_row {
-    std::string subject, format, device;
+    std::string reducer, format, device;
     std::size_t checks = 0;  // (array, operation, policy) triples judged
     std::string failure;     // the first counterexample; empty when every check passed
     bool passed() const { return failure.empty(); }

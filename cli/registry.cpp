@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "flipcheck/mutants.hpp"
 #include "flipcheck/sampled.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "sweep.hpp"  // gpu/sweep.hpp: the CUDA launcher, callable from host code
+#include "flipcheck/gpu/device.hpp"
+#include "flipcheck/gpu/sweep.hpp"  // the CUDA launcher, callable from host code
 #endif
 
 namespace flipcheck::cli {
@@ -35,53 +35,43 @@ std::vector<std::string> run_cross_check([[maybe_unused]] const sweep_options& o
 #endif
 }
 
-template <template <class> class M>
-void add_all_formats(std::vector<subject>& out, bool builtin, std::string_view what) {
-    auto add = [&]<class F>() {
-        out.push_back({std::string(F::name), std::string(M<F>::name), builtin, std::string(what), &run_sweep<M<F>>,
-                       &run_cross_check<M<F>>});
-    };
-    add.template operator()<binary16>();
-    add.template operator()<bfloat16>();
-    add.template operator()<binary32>();
-    add.template operator()<binary64>();
-}
-
-std::vector<subject> make_subjects() {
-    std::vector<subject> s;
-    add_all_formats<sign_flip>(s, true, "seed 000's branchy map: set the MSB of positives, invert negatives");
-    add_all_formats<sign_flip_branchless>(s, true, "seed 000's mask routine = Herf's FloatFlip = CUB TwiddleIn");
-    add_all_formats<signed_key>(s, true, "Rust total_cmp's signed key, through its unsigned view");
-    add_all_formats<mutants::sign_bit_only>(s, false, "MUTANT: flips only the sign bit (negatives sort backwards)");
-    add_all_formats<mutants::no_invert_negatives>(s, false, "MUTANT: sets the MSB of positives, forgets to invert negatives");
-    add_all_formats<mutants::wrong_inverse_branch>(s, false, "MUTANT: the inverse tests the MSB after flipping it");
-    add_all_formats<mutants::zeros_swapped>(s, false, "MUTANT: -0 and +0 trade keys (Triton/sphexa bug class)");
-    add_all_formats<mutants::wrong_at_neg_denorm_min>(s, false, "MUTANT: wrong at the single pattern -denorm_min");
-    add_all_formats<mutants::signed_key_as_unsigned>(s, false, "MUTANT: Rust's signed key compared as unsigned");
-    s.push_back({"binary32", "wrong_at_pi", false, "MUTANT: wrong at pi alone (only the exhaustive sweep finds it)",
-                 &run_sweep<mutants::swapped_pi<binary32>>, &run_cross_check<mutants::swapped_pi<binary32>>});
-    return s;
+// Format by format, in registry order, so that listings and the main job group by format.
+std::vector<sweep_entry> make_entries() {
+    std::vector<sweep_entry> out;
+    registry::for_each<registry::formats>([&]<class FE>() {
+        registry::for_each<registry::sweepable>([&]<class I>() {
+            if constexpr (std::is_same_v<typename I::format, typename FE::type>) {
+                using M = typename I::type;
+                out.push_back({std::string(FE::name), std::string(M::name), I::entry::info, &run_sweep<M>, &run_cross_check<M>});
+            }
+        });
+    });
+    return out;
 }
 
 }  // namespace
 
-const std::vector<subject>& subjects() {
-    static const std::vector<subject> all = make_subjects();
+const std::vector<sweep_entry>& sweep_entries() {
+    static const std::vector<sweep_entry> all = make_entries();
     return all;
 }
 
-const subject* find_subject(std::string_view format, std::string_view mapping) {
-    for (const auto& s : subjects())
+const sweep_entry* find_sweep_entry(std::string_view format, std::string_view mapping) {
+    for (const auto& s : sweep_entries())
         if (s.format == format && s.mapping == mapping) return &s;
     return nullptr;
 }
 
-std::vector<std::string> format_names() { return {"binary16", "bfloat16", "binary32", "binary64"}; }
+std::vector<std::string> format_names() {
+    std::vector<std::string> names;
+    registry::for_each<registry::formats>([&]<class E>() { names.emplace_back(E::name); });
+    return names;
+}
 
 std::vector<std::string> mapping_names(bool builtin_only) {
     std::vector<std::string> names;
-    for (const auto& s : subjects())
-        if ((s.builtin || !builtin_only) && std::find(names.begin(), names.end(), s.mapping) == names.end())
+    for (const auto& s : sweep_entries())
+        if ((s.builtin() || !builtin_only) && std::find(names.begin(), names.end(), s.mapping) == names.end())
             names.push_back(s.mapping);
     return names;
 }

@@ -1,28 +1,30 @@
-// Runtime names for compile-time subjects: which (format, mapping) pairs the command can sweep.
-// Built-ins are what the main job verifies; mutants are known-wrong mappings that must fail.
+// The command's view of core's registry (flipcheck/registry.hpp): every registered (format,
+// mapping) instance as a runtime row the commands can look up by name. Built-in mappings are what
+// the main job verifies; mapping mutants are known-wrong and must fail.
 #pragma once
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "flipcheck/registry.hpp"
 #include "flipcheck/sweep.hpp"
 
 namespace flipcheck::cli {
 
 enum class backend { cpu, gpu };
 
-struct subject {
+struct sweep_entry {
     std::string format, mapping;
-    bool builtin;             // false: a mutant, kept out of the main job
-    std::string description;  // one line
+    registry::about info;  // the mapping's registry line: id, kind, origin, description
+    bool builtin() const { return info.what == registry::kind::mapping; }
     std::function<sweep_report(const sweep_options&, backend)> run;
     // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
     std::function<std::vector<std::string>(const sweep_options&)> cross_check;
 };
 
-const std::vector<subject>& subjects();
-const subject* find_subject(std::string_view format, std::string_view mapping);
+const std::vector<sweep_entry>& sweep_entries();
+const sweep_entry* find_sweep_entry(std::string_view format, std::string_view mapping);
 std::vector<std::string> format_names();
 std::vector<std::string> mapping_names(bool builtin_only);
 bool gpu_available();

@@ -1,5 +1,9 @@
 #include "render.hpp"
 
+#include <stdexcept>
+
+#include "flipcheck/registry.hpp"
+
 #include <fmt/format.h>
 
 #include "flipcheck/format.hpp"
@@ -30,10 +34,10 @@ std::string hex_key(const sweep_report& r, std::uint64_t k) { return describe(r.
 }  // namespace
 
 described describe(const std::string& format, std::uint64_t bits) {
-    if (format == "binary16") return describe_as<binary16>(bits);
-    if (format == "bfloat16") return describe_as<bfloat16>(bits);
-    if (format == "binary32") return describe_as<binary32>(bits);
-    return describe_as<binary64>(bits);
+    described d;
+    if (!registry::with_name<registry::formats>(format, [&]<class E>() { d = describe_as<typename E::type>(bits); }))
+        throw std::invalid_argument("describe: unknown format " + format);
+    return d;
 }
 
 std::string law_list(law_set laws) {

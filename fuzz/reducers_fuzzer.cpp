@@ -1,14 +1,18 @@
-// Differential reducers: the bytes become a format, a policy, an operation, an array, and seeds for
-// an order and a partition. Every CPU reducer of core/reducer.hpp (sequential, pairwise tree, a
-// random permutation, a simulated interleaving of per-thread atomics, and the arg reductions) must
-// agree with the oracle under the policy; a different order or partition must not change that.
+// Differential reducers: the bytes become a format (byte 0: a format id of registry::formats; ids
+// are stable, an unknown one makes the input ignored), a policy, an operation, an array, and seeds
+// for an order and a partition. Every keyed fold of the registry (registry::folds: core/reducer.hpp's
+// sequential, pairwise tree, random permutation, simulated interleaving of per-thread atomics, and
+// the arg reductions) must agree with the oracle under the policy; a different order or partition
+// must not change that.
 #include <cinttypes>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flipcheck/law.hpp"
 #include "flipcheck/reducer.hpp"
+#include "flipcheck/registry.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;
@@ -16,12 +20,11 @@ namespace fc = flipcheck;
 namespace {
 
 template <class F>
-void judge(const char* reducer, fc::policy p, fc::reduce_op op, const std::vector<typename F::storage>& xs,
+void judge(std::string_view reducer, fc::policy p, fc::reduce_op op, const std::vector<typename F::storage>& xs,
            const std::optional<fc::counterexample>& c) {
     if (!c) return;
-    std::fprintf(stderr, "%s %s %s under nan=%s zero=%s ties=%s on %zu elements:", std::string(F::name).c_str(), reducer,
-                 std::string(fc::to_string(op)).c_str(), std::string(fc::to_string(p.nan)).c_str(),
-                 std::string(fc::to_string(p.zero)).c_str(), std::string(fc::to_string(p.ties)).c_str(), xs.size());
+    std::fprintf(stderr, "%s %.*s %s under %s on %zu elements:", std::string(F::name).c_str(), int(reducer.size()),
+                 reducer.data(), std::string(fc::to_string(op)).c_str(), fc::to_string(p).c_str(), xs.size());
     for (auto x : xs) std::fprintf(stderr, " 0x%" PRIx64, std::uint64_t(x));
     std::fprintf(stderr, "\n  expected %s0x%" PRIx64 ", got %s0x%" PRIx64 "\n", c->expected_empty ? "(none) " : "",
                  c->expected, c->actual_empty ? "(none) " : "", c->actual);
@@ -30,8 +33,9 @@ void judge(const char* reducer, fc::policy p, fc::reduce_op op, const std::vecto
 
 template <class F>
 void run(fc::fuzz::input& in) {
+    namespace reg = fc::registry;
     using S = typename F::storage;
-    using R = fc::keyed_reducer<fc::sign_flip_branchless<F>>;
+    using M = fc::key_mapping<F>;
     using L = fc::reducer_laws<F>;
     const unsigned how = in.byte();
     const fc::policy p{fc::nan_policy(how % 4), fc::zero_policy((how >> 2) % 2), fc::tie_policy((how >> 3) % 3)};
@@ -41,23 +45,19 @@ void run(fc::fuzz::input& in) {
     const std::size_t n = in.byte() % 65;  // 0 included: n = 0 must have no result
     std::vector<S> xs(n);
     for (auto& x : xs) x = in.bits<S>();
-    judge<F>("sequential", p, op, xs, L::agreement(p, op, xs, R::sequential(p, op, xs)));
-    judge<F>("pairwise_tree", p, op, xs, L::agreement(p, op, xs, R::pairwise_tree(p, op, xs)));
-    judge<F>("permuted", p, op, xs, L::agreement(p, op, xs, R::permuted(p, op, xs, seed)));
-    judge<F>("simulated_atomic", p, op, xs, L::agreement(p, op, xs, R::simulated_atomic(p, op, xs, seed, threads)));
-    judge<F>("arg_sequential", p, op, xs, L::arg_agreement(p, op, xs, R::arg_sequential(p, op, xs)));
-    judge<F>("arg_simulated_atomic", p, op, xs, L::arg_agreement(p, op, xs, R::arg_simulated_atomic(p, op, xs, seed, threads)));
+    // Every keyed fold of the registry (sequential, pairwise tree, permuted, simulated atomics, arg).
+    reg::for_each<reg::folds>([&]<class E>() {
+        const auto r = E::template on<M>::run(p, op, xs, seed, threads);
+        if constexpr (E::arg) judge<F>(E::name, p, op, xs, L::arg_agreement(p, op, xs, r));
+        else judge<F>(E::name, p, op, xs, L::agreement(p, op, xs, r));
+    });
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    namespace reg = fc::registry;
     fc::fuzz::input in(data, size);
-    switch (in.byte() % 4) {
-        case 0: run<fc::binary32>(in); break;
-        case 1: run<fc::binary16>(in); break;
-        case 2: run<fc::bfloat16>(in); break;
-        default: run<fc::binary64>(in); break;
-    }
+    reg::with_id<reg::formats>(in.byte(), [&]<class E>() { run<typename E::type>(in); });
     return 0;
 }

@@ -4,8 +4,8 @@
 # the benchmark. Builds nothing and changes no GPU setting (nvidia-smi is only queried).
 #
 # Usage, from the repository root:  gpu/run_on_device.sh BUILD_DIR OUT_DIR
-#   BUILD_DIR  a build folder configured with FLIPCHECK_ENABLE_CUDA=ON (holds gpu/gpu_sweep_test
-#              and gpu/gpu_sweep_bench)
+#   BUILD_DIR  a build folder configured with FLIPCHECK_ENABLE_CUDA=ON (holds
+#              gpu/tests/gpu_sweep_test and bench/gpu_sweep_bench)
 #   OUT_DIR    where the logs go (created)
 # Exit status: 0 when every step passed, 1 otherwise; summary.txt lists each step's result.
 set -u
@@ -16,11 +16,11 @@ if [ $# -ne 2 ]; then
 fi
 build=$1
 out=$2
-test_bin=$build/gpu/gpu_sweep_test
-bench_bin=$build/gpu/gpu_sweep_bench
+test_bin=$build/gpu/tests/gpu_sweep_test
+bench_bin=$build/bench/gpu_sweep_bench
 for bin in "$test_bin" "$bench_bin"; do
   if [ ! -x "$bin" ]; then
-    echo "missing $bin: build the gpu/ targets first (this script builds nothing)" >&2
+    echo "missing $bin: build gpu_sweep_test and gpu_sweep_bench first (this script builds nothing)" >&2
     exit 2
   fi
 done

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "flipcheck/hd.hpp"
-#include "yamr.hpp"
-#include "sweep.hpp"
+#include "flipcheck/gpu/device.hpp"
+#include "flipcheck/gpu/yamr.hpp"
 
 int main(int argc, char** argv) {
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 2000;

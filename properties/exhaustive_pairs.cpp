@@ -7,7 +7,7 @@
 // Measured in Release on the 2-core development machine: about 60 s of CPU time per format, so
 // 30-40 s wall each with both cores free (108 s for both while other builds shared the cores).
 //
-//   exhaustive_pairs [--threads N] [--zero-equal] [--expect-failure] binary16|bfloat16...
+//   exhaustive_pairs [--threads N] [--zero-equal] [--expect-failure] [FORMAT...]   (default: every 16-bit format)
 //
 // --expect-failure runs the check on mutants::zeros_swapped instead and succeeds only if it fails.
 #include <atomic>
@@ -25,6 +25,7 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/mutants.hpp"
 #include "flipcheck/reducer.hpp"
+#include "flipcheck/registry.hpp"
 
 namespace fc = flipcheck;
 using fc::nan_policy;
@@ -145,7 +146,7 @@ std::uint64_t check(unsigned threads, bool zero_equal, bool stop_early) {
 template <fc::format F>
 std::uint64_t run(bool mutant, unsigned threads, bool zero_equal) {
     if (mutant) return check<fc::mutants::zeros_swapped<F>>(threads, zero_equal, true);
-    return check<fc::sign_flip_branchless<F>>(threads, zero_equal, false);
+    return check<fc::key_mapping<F>>(threads, zero_equal, false);
 }
 
 }  // namespace
@@ -160,14 +161,15 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--expect-failure")) expect_failure = true;
         else formats.emplace_back(argv[i]);
     }
-    if (formats.empty()) formats = {"binary16", "bfloat16"};
+    using pairable = fc::registry::formats_between<1, 16>;  // 2^32 pairs at most
+    std::string names;
+    fc::registry::for_each<pairable>([&]<class E>() { names += (names.empty() ? "" : " or ") + std::string(E::name); });
+    if (formats.empty()) fc::registry::for_each<pairable>([&]<class E>() { formats.emplace_back(E::name); });
     int status = 0;
     for (const std::string& f : formats) {
-        std::uint64_t bad;
-        if (f == "binary16") bad = run<fc::binary16>(expect_failure, threads, zero_equal);
-        else if (f == "bfloat16") bad = run<fc::bfloat16>(expect_failure, threads, zero_equal);
-        else {
-            std::fprintf(stderr, "unknown format %s (binary16 or bfloat16)\n", f.c_str());
+        std::uint64_t bad = 0;
+        if (!fc::registry::with_name<pairable>(f, [&]<class E>() { bad = run<typename E::type>(expect_failure, threads, zero_equal); })) {
+            std::fprintf(stderr, "unknown format %s (%s)\n", f.c_str(), names.c_str());
             return 2;
         }
         if ((bad != 0) != expect_failure) status = 1;

@@ -1,4 +1,4 @@
-// Every mapping law x every built-in mapping x every format, as RapidCheck properties over
+// Every mapping law x every registered mapping x every format it exists on, as RapidCheck properties over
 // gen::bits<F>(); and, so that none of them passes vacuously, each law's property run against a
 // mutant that breaks it must fail.
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/mutants.hpp"
 #include "plugin.hpp"
+#include "registry_types.hpp"
 
 namespace fc = flipcheck;
 using fc::law_id;
@@ -15,18 +16,9 @@ using fc::law_id;
 template <class M>
 class MappingLaws : public ::testing::Test {};
 
-#define FLIPCHECK_ALL_FORMATS(Mapping) Mapping<fc::binary16>, Mapping<fc::bfloat16>, Mapping<fc::binary32>, Mapping<fc::binary64>
-using builtin_mappings = ::testing::Types<FLIPCHECK_ALL_FORMATS(fc::sign_flip), FLIPCHECK_ALL_FORMATS(fc::sign_flip_branchless),
-                                          FLIPCHECK_ALL_FORMATS(fc::signed_key)>;
-
+using builtin_mappings = fc::props::mapping_types<fc::registry::mappings>;
 // Test names read MappingLaws/binary32_sign_flip.successor_order.
-struct mapping_name {
-    template <class M>
-    static std::string GetName(int) {
-        return std::string(M::format::name) + "_" + std::string(M::name);
-    }
-};
-TYPED_TEST_SUITE(MappingLaws, builtin_mappings, mapping_name);
+TYPED_TEST_SUITE(MappingLaws, builtin_mappings, fc::props::mapping_name);
 
 #define FLIPCHECK_LAW_PROPERTY(law) \
     TYPED_TEST(MappingLaws, law) { fc::props::check_law<TypeParam>(law_id::law); }
@@ -48,12 +40,7 @@ void expect_property_fails(law_id l) {
 
 template <class F>
 class MappingLawsCatch : public ::testing::Test {};
-using all_formats = ::testing::Types<fc::binary16, fc::bfloat16, fc::binary32, fc::binary64>;
-struct format_name {
-    template <class F>
-    static std::string GetName(int) { return std::string(F::name); }
-};
-TYPED_TEST_SUITE(MappingLawsCatch, all_formats, format_name);
+TYPED_TEST_SUITE(MappingLawsCatch, fc::props::format_types, fc::props::format_name);
 
 TYPED_TEST(MappingLawsCatch, mutants) {
     using F = TypeParam;
@@ -66,4 +53,25 @@ TYPED_TEST(MappingLawsCatch, mutants) {
     expect_property_fails<fm::sign_bit_only<F>>(law_id::nan_propagate);
     expect_property_fails<fm::sign_bit_only<F>>(law_id::nan_ignore);
     expect_property_fails<fm::zeros_swapped<F>>(law_id::successor_order);  // -0 and +0 out of order
+}
+
+// Every registered mapping mutant breaks the law its registry line says is expected to kill it,
+// on every format it exists on (the sweep, with only that law, finds a counterexample).
+template <class M>
+class MutantsBreakTheirLaw : public ::testing::Test {};
+using mapping_mutants = fc::props::mapping_types<fc::registry::mapping_mutants>;
+TYPED_TEST_SUITE(MutantsBreakTheirLaw, mapping_mutants, fc::props::mapping_name);
+TYPED_TEST(MutantsBreakTheirLaw, expected_law) {
+    using M = TypeParam;
+    fc::law_id expected{};
+    fc::registry::for_each<fc::registry::mapping_mutants>([&]<class E>() {
+        if (E::name == M::name) expected = E::killed_by;
+    });
+    fc::sweep_options o;
+    o.laws = fc::law_bit(expected);
+    o.limit = 1;
+    const fc::sweep_report r = M::format::width == 64 ? fc::sampled_sweep<M>(o) : fc::sweep<M>(o);
+    ASSERT_FALSE(r.passed()) << M::name << " over " << M::format::name << " does not break " << fc::to_string(expected)
+                             << ", the law its registry line names";
+    EXPECT_EQ(r.counterexamples.at(0).law, expected);
 }

@@ -15,6 +15,7 @@
 #include "flipcheck/mutants.hpp"
 #include "flipcheck/reducer.hpp"
 #include "plugin.hpp"
+#include "registry_types.hpp"
 
 namespace fc = flipcheck;
 using fc::nan_policy;
@@ -32,9 +33,7 @@ template <fc::format F>
 std::string explain(const char* reducer, fc::policy p, reduce_op op, const fc::counterexample& c,
                     const std::vector<typename F::storage>& xs) {
     const bool index = c.law == fc::law_id::arg_reducer_agreement;
-    return std::string(reducer) + " " + std::string(fc::to_string(op)) + " under nan=" + std::string(fc::to_string(p.nan)) +
-           " zero=" + std::string(fc::to_string(p.zero)) + (index ? " ties=" + std::string(fc::to_string(p.ties)) : "") +
-           ": expected " + show_result<F>(c.expected_empty ? std::nullopt : std::optional(c.expected), index) + ", got " +
+    return std::string(reducer) + " " + std::string(fc::to_string(op)) + " under " + fc::to_string(p, index) + ": expected " + show_result<F>(c.expected_empty ? std::nullopt : std::optional(c.expected), index) + ", got " +
            show_result<F>(c.actual_empty ? std::nullopt : std::optional(c.actual), index) + " on " + fc::gen::show<F>(xs);
 }
 
@@ -75,14 +74,8 @@ auto reducers_agree() {
 
 template <class M>
 class Reducers : public ::testing::Test {};
-using subjects = ::testing::Types<fc::sign_flip_branchless<fc::binary16>, fc::sign_flip_branchless<fc::bfloat16>,
-                                  fc::sign_flip_branchless<fc::binary32>, fc::sign_flip_branchless<fc::binary64>,
-                                  fc::sign_flip<fc::binary32>, fc::signed_key<fc::binary64>>;
-struct subject_name {
-    template <class M>
-    static std::string GetName(int) { return std::string(M::format::name) + "_" + std::string(M::name); }
-};
-TYPED_TEST_SUITE(Reducers, subjects, subject_name);
+// The keyed folds over every registered built-in mapping on every format.
+TYPED_TEST_SUITE(Reducers, fc::props::mapping_types<fc::registry::mappings>, fc::props::mapping_name);
 
 }  // namespace
 
@@ -106,4 +99,70 @@ TEST(ReducersCatch, mutant_mappings) {
     expect_fails<fm::zeros_swapped<fc::binary16>, nan_policy::propagate>();  // -0 above +0
     expect_fails<fm::zeros_swapped<fc::bfloat16>, nan_policy::total_order>();
     expect_fails<fm::signed_key_as_unsigned<fc::binary32>, nan_policy::propagate>();
+}
+
+// ---- the atomic reducers of the registry (atomic.hpp strategies, P3008's fetch_*) ---------------
+// One property per (reducer, format, operation): the reducer replayed one atomic step at a time
+// on a CPU word, in an order RapidCheck draws (a permutation of the indices, which shrinks too),
+// agrees with the oracle under the policy it declares.
+template <class R>
+auto atomic_reducer_agrees() {
+    return [] {
+        using F = typename R::format;
+        using S = typename F::storage;
+        const std::vector<S> xs = *fc::gen::arrays<F>();
+        std::vector<std::size_t> order(xs.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
+        fc::detail::splitmix64 rng{seed};
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+        const auto got = fc::atomic::replay<R>(std::span<const S>(xs), std::span<const std::size_t>(order));
+        std::optional<fc::counterexample> c;
+        if constexpr (requires { &R::index; })  // an arg reducer (binary64's bits are a size_t too)
+            c = fc::reducer_laws<F>::arg_agreement(R::declared, R::op, xs, got);
+        else
+            c = fc::reducer_laws<F>::agreement(R::declared, R::op, xs, got);
+        if (c) RC_FAIL(explain<F>(R::name.data(), R::declared, R::op, *c, xs));
+    };
+}
+
+// Calls f.template operator()<R>() for every (format, operation) instance of a reducer entry.
+template <class E, class Fn>
+void for_each_instance(Fn&& f) {
+    fc::registry::for_each<typename E::formats>([&]<class FE>() {
+        f.template operator()<typename E::template on<typename FE::type, reduce_op::max>>();
+        f.template operator()<typename E::template on<typename FE::type, reduce_op::min>>();
+    });
+}
+
+template <class E>
+class AtomicReducers : public ::testing::Test {};
+template <class... E>
+::testing::Types<E...> entry_types(fc::registry::list<E...>*);
+using atomic_reducers = decltype(entry_types(static_cast<fc::registry::reducers*>(nullptr)));
+using atomic_mutants = decltype(entry_types(static_cast<fc::registry::reducer_mutants*>(nullptr)));
+struct entry_name {
+    template <class E>
+    static std::string GetName(int) { return std::string(E::name); }
+};
+TYPED_TEST_SUITE(AtomicReducers, atomic_reducers, entry_name);
+
+TYPED_TEST(AtomicReducers, agree_with_the_oracle_in_any_order) {
+    for_each_instance<TypeParam>([]<class R>() {
+        SCOPED_TRACE(std::string(R::format::name) + " " + std::string(fc::to_string(R::op)));
+        rc::detail::checkGTest(atomic_reducer_agrees<R>());
+    });
+}
+
+// The same property must fail on every registered reducer mutant, on at least one of its
+// (format, operation) instances.
+template <class E>
+class AtomicReducerMutants : public ::testing::Test {};
+TYPED_TEST_SUITE(AtomicReducerMutants, atomic_mutants, entry_name);
+TYPED_TEST(AtomicReducerMutants, are_caught) {
+    bool caught = false;
+    for_each_instance<TypeParam>([&]<class R>() {
+        caught = caught || fc::props::run_quietly(atomic_reducer_agrees<R>()).template is<rc::detail::FailureResult>();
+    });
+    EXPECT_TRUE(caught) << "the atomic reducer property passed on every instance of mutant " << TypeParam::name;
 }

@@ -16,8 +16,10 @@ fi
 bin=$1 out=$2
 export FLIPCHECK_REQUIRE_GPU=1
 logs=$(mktemp -d)
-mkdir -p "$logs/build/gpu"
-cp "$bin/gpu_sweep_test" "$bin/gpu_sweep_bench" "$logs/build/gpu/"
+# gpu/run_on_device.sh reads a build folder's layout.
+mkdir -p "$logs/build/gpu/tests" "$logs/build/bench"
+cp "$bin/gpu_sweep_test" "$logs/build/gpu/tests/"
+cp "$bin/gpu_sweep_bench" "$logs/build/bench/"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 failed=0
 run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and time to the summary

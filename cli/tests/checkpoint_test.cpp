@@ -1,6 +1,8 @@
 // Interrupting a sweep with SIGINT and rerunning it with the same checkpoint must finish with
 // exactly 2^32 keys, each counted once. The mutant has exactly two failing keys, so a lost range
-// would show fewer and a range counted twice would show more.
+// would show fewer and a range counted twice would show more. And a checkpoint names its laws, so
+// that adding a law can never misread one: unknown names, malformed lines and the old numbered
+// format are refused (exit 2), and what is written is read back exactly.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "run_command.hpp"
 
@@ -60,4 +63,126 @@ TEST(checkpoint, sigint_then_resume_counts_every_key_exactly_once) {
     EXPECT_EQ(field(done, "failing_keys"), 2u) << done;
     EXPECT_NE(done.find("\"interrupted\": false"), std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+struct temp_dir {
+    std::filesystem::path path;
+    explicit temp_dir(const std::string& name)
+        : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid()))) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~temp_dir() { std::filesystem::remove_all(path); }
+};
+
+void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p, std::ios::trunc) << text; }
+
+// text with its one occurrence of `from` replaced by `to` (empty if `from` is not there once).
+std::string replace_once(const std::string& text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) return {};
+    return text.substr(0, at) + to + text.substr(at + from.size());
+}
+
+// The JSON value of a top-level array or object field, as text ("" if there is none).
+std::string section(const std::string& json, const std::string& name) {
+    const auto at = json.find("\"" + name + "\": ");
+    if (at == std::string::npos) return {};
+    const char open = json[at + name.size() + 4], close = open == '[' ? ']' : '}';
+    int depth = 0;
+    for (auto i = at + name.size() + 4; i < json.size(); ++i) {
+        depth += json[i] == open ? 1 : json[i] == close ? -1 : 0;
+        if (depth == 0) return json.substr(at, i + 1 - at);
+    }
+    return {};
+}
+
+// A whole binary16 sweep of a mutant, so that its checkpoint holds failures and a counterexample.
+const std::string small_sweep = "sweep --format binary16 --mapping zeros_swapped --all --checkpoint ";
+const std::string all_laws = "round_trip_key,round_trip_bits,successor_order,zero_placement,nan_total_order,nan_propagate,nan_ignore";
+
+}  // namespace
+
+TEST(checkpoint, laws_are_written_by_name_and_read_back_exactly) {
+    const temp_dir dir("flipcheck_ckpt_names");
+    const auto ckpt = dir.path / "c.ckpt", first = dir.path / "first.json", second = dir.path / "second.json";
+    const auto r1 = run_flipcheck(small_sweep + ckpt.string() + " --json " + first.string());
+    ASSERT_EQ(r1.exit_code, 1) << r1.output;
+    const std::string written = read(ckpt);
+    EXPECT_EQ(written.rfind("flipcheck-checkpoint 2\n", 0), 0u) << written;
+    EXPECT_NE(written.find("\nlaws " + all_laws + "\n"), std::string::npos) << written;
+    EXPECT_NE(written.find("\nby_law round_trip_key=0 round_trip_bits=0 successor_order="), std::string::npos) << written;
+    EXPECT_NE(written.find(" zero_placement=1 "), std::string::npos) << written;
+    EXPECT_NE(written.find("\ncx zero_placement 32768 "), std::string::npos) << written;
+    // Resuming reads every chunk, count and counterexample back and writes the same text again.
+    const auto r2 = run_flipcheck(small_sweep + ckpt.string() + " --json " + second.string());
+    EXPECT_EQ(r2.exit_code, 1) << r2.output;
+    const std::string resumed = read(second);
+    EXPECT_EQ(field(resumed, "keys_resumed"), 65536u) << resumed;
+    EXPECT_EQ(field(resumed, "failing_keys"), field(read(first), "failing_keys")) << resumed;
+    EXPECT_EQ(read(ckpt), written);
+    EXPECT_EQ(section(resumed, "counterexamples"), section(read(first), "counterexamples")) << resumed;
+    EXPECT_EQ(section(resumed, "failures_by_law"), section(read(first), "failures_by_law")) << resumed;
+
+    // A subset of laws is named as such, and resumes only the sweep of that subset.
+    const auto sub = dir.path / "sub.ckpt";
+    const std::string sub_sweep = small_sweep + sub.string() + " --laws zero_placement,successor_order";
+    ASSERT_EQ(run_flipcheck(sub_sweep).exit_code, 1);
+    const std::string sub_text = read(sub);
+    EXPECT_NE(sub_text.find("\nlaws successor_order,zero_placement\n"), std::string::npos) << sub_text;
+    EXPECT_EQ(run_flipcheck(sub_sweep).exit_code, 1);
+    EXPECT_EQ(read(sub), sub_text);
+    const auto other = run_flipcheck(small_sweep + sub.string() + " --laws zero_placement");
+    EXPECT_EQ(other.exit_code, 2) << other.output;
+    EXPECT_NE(other.output.find("belongs to another sweep"), std::string::npos) << other.output;
+}
+
+TEST(checkpoint, unknown_law_names_and_malformed_lines_are_refused) {
+    const temp_dir dir("flipcheck_ckpt_bad");
+    const auto good = dir.path / "good.ckpt", bad = dir.path / "bad.ckpt";
+    ASSERT_EQ(run_flipcheck(small_sweep + good.string()).exit_code, 1);
+    const std::string text = read(good);
+    struct edit {
+        std::string from, to, message;
+    };
+    const std::vector<edit> edits{
+        {"successor_order,", "successor_ordr,", "unknown law 'successor_ordr'"},         // in laws
+        {" nan_ignore=0", " nan_bogus=0", "unknown law 'nan_bogus'"},                    // in by_law
+        {"\ncx zero_placement ", "\ncx zero_placements ", "unknown law 'zero_placements'"},  // in cx
+        {"\ncx zero_placement ", "\ncx reducer_agreement ", "unknown law 'reducer_agreement'"},
+        {"zero_placement,", "zero_placement,zero_placement,", "named twice"},
+        {" zero_placement=1", " zero_placement=one", "unreadable line"},
+        {" zero_placement=1", " zero_placement=-1", "unreadable line"},
+        {" nan_ignore=0", " nan_ignore", "unreadable line"},
+        {" nan_ignore=0", " nan_ignore=0 nan_ignore=0", "counted twice"},
+        {"nan_ignore\n", "nan_ignore,\n", "unreadable line"},
+        {"\ncx zero_placement 32768 ", "\ncx zero_placement x ", "unreadable line"},
+    };
+    for (const edit& e : edits) {
+        const std::string damaged = replace_once(text, e.from, e.to);
+        ASSERT_FALSE(damaged.empty()) << "'" << e.from << "' is not in the checkpoint once:\n" << text;
+        write(bad, damaged);
+        const auto r = run_flipcheck(small_sweep + bad.string());
+        EXPECT_EQ(r.exit_code, 2) << e.to << ": " << r.output;
+        EXPECT_NE(r.output.find("is damaged: "), std::string::npos) << e.to << ": " << r.output;
+        EXPECT_NE(r.output.find(e.message), std::string::npos) << e.to << ": " << r.output;
+        EXPECT_EQ(read(bad), damaged) << "a refused checkpoint must be left as it was";
+    }
+    // by_law may leave a law out (count 0), so a law added later reads old counts right.
+    write(bad, replace_once(text, " nan_ignore=0", ""));
+    EXPECT_EQ(run_flipcheck(small_sweep + bad.string()).exit_code, 1);
+}
+
+TEST(checkpoint, a_version_1_checkpoint_is_refused_as_too_old) {
+    const temp_dir dir("flipcheck_ckpt_v1");
+    const auto ckpt = dir.path / "v1.ckpt";
+    // What flipcheck wrote before laws were named: a mask and positional counts.
+    write(ckpt, "flipcheck-checkpoint 1\nformat binary16\nmapping sign_flip\nlaws 127\nrange 0 65536\n"
+                "chunk 4194304\nfailing_keys 0\nby_law 0 0 0 0 0 0 0\ndone 0\nend\n");
+    const auto r = run_flipcheck("sweep --format binary16 --mapping sign_flip --checkpoint " + ckpt.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("'flipcheck-checkpoint 1'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("cannot be resumed"), std::string::npos) << r.output;
 }

@@ -106,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(cli, a_damaged_checkpoint_is_bad_input_not_a_crash) {
     const auto path = std::filesystem::temp_directory_path() / "flipcheck_damaged.ckpt";
-    std::ofstream(path) << "flipcheck-checkpoint 1\nformat binary16\ngarbage\n";
+    std::ofstream(path) << "flipcheck-checkpoint 2\nformat binary16\ngarbage\n";
     const auto r = run_flipcheck("sweep --format binary16 --mapping sign_flip --checkpoint " + path.string());
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("damaged"), std::string::npos) << r.output;

@@ -1,10 +1,10 @@
-// RapidCheck properties of the GPU reduction subjects (gpu/reduce.hpp): batches of arrays from the
-// property generators go through each subject in one launch, and every answer is judged by the
-// oracle under the policy the subject declares. A case is one array through one subject under
+// RapidCheck properties of the GPU reducers (flipcheck/gpu/reduce.hpp): batches of arrays from the
+// property generators go through each reducer in one launch, and every answer is judged by the
+// oracle under the policy the reducer declares. A case is one array through one reducer under
 // one policy; each test prints how many it checked per second. Also: order independence (the
 // same multiset in another order, or another launch shape, gives the same bits), the known-wrong
 // seeds shown wrong with a shrunk counterexample, and P3008's operations on every pair of 16-bit
-// values. Without a device every test says SKIPPED.
+// values. Without a device every test says SKIPPED (the GpuReduceApi tests need none).
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "flipcheck/gpu/reduce.hpp"
+#include "flipcheck/gpu/yamr.hpp"
 #include "flipcheck/law.hpp"
+#include "flipcheck/registry.hpp"
 #include "generators.hpp"
 #include "p3008_check.hpp"
-#include "reduce.hpp"
 #include "require_device.hpp"
-#include "sweep.hpp"
-#include "yamr.hpp"
 
 namespace flipcheck::gpu {
 // How RapidCheck prints a drawn launch shape in a counterexample (found by ADL).
@@ -56,10 +56,7 @@ struct rate {
     }
 };
 
-std::string describe(fc::policy p) {
-    return "nan=" + std::string(fc::to_string(p.nan)) + " zero=" + std::string(fc::to_string(p.zero)) +
-           " ties=" + std::string(fc::to_string(p.ties));
-}
+std::string describe(fc::policy p) { return fc::to_string(p); }
 
 template <fc::format F>
 std::string show_answer(std::optional<std::uint64_t> v, bool index) {
@@ -93,18 +90,19 @@ rc::Gen<gpu::launch_shape> shapes() {
                           rc::gen::inRange(1u, 9u), rc::gen::element(32u, 64u, 256u, 1024u));
 }
 
-// Every value subject of format F (except the seed004_ge0 mutant), max and min, every policy the
-// subject can be asked for, on one batch.
+// Every GPU value reducer of format F but the mutants (the GPU's kernels and the registry's
+// reducers), max and min, every policy the reducer can be asked for, on one batch.
 template <fc::format F>
 void value_subjects_agree(rate& r) {
     const auto arrays = *rc::gen::container<arrays_t<F>>(fc::gen::arrays<F>());
     const auto shape = *shapes();
-    for (std::size_t k = 0; k < gpu::value_subject_names.size(); ++k) {
-        const auto s = gpu::value_subject(k);
-        if (s == gpu::value_subject::seed004_ge0 || !gpu::supports(s, fc::format_id_of<F>())) continue;
-        for (auto op : {reduce_op::max, reduce_op::min})
-            for (const fc::policy& p : gpu::policies_to_check(s, op))
-                judge<F, false>(gpu::value_subject_names[k], p, op, arrays, gpu::reduce<F>(s, p, op, arrays, shape), shape, r);
+    for (const gpu::value_reducer red : gpu::value_reducer::all()) {
+        if (red.mutant() || !red.supports<F>()) continue;
+        for (auto op : {reduce_op::max, reduce_op::min}) {
+            if (!red.supports<F>(op)) continue;
+            for (const fc::policy& p : red.policies_to_check(op))
+                judge<F, false>(red.name(), p, op, arrays, gpu::reduce<F>(red, p, op, arrays, shape), shape, r);
+        }
     }
 }
 
@@ -112,12 +110,25 @@ template <fc::format F>
 void arg_subjects_agree(rate& r) {
     const auto arrays = *rc::gen::container<arrays_t<F>>(fc::gen::arrays<F>());
     const auto shape = *shapes();
-    for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level, gpu::arg_subject::seed002_fixed})
+    for (const gpu::arg_reducer red : gpu::arg_reducer::all()) {
+        if (red.mutant()) continue;
         for (auto op : {reduce_op::max, reduce_op::min}) {
-            if (!gpu::supports(s, fc::format_id_of<F>(), op)) continue;
-            for (const fc::policy& p : gpu::policies_to_check(s))
-                judge<F, true>(gpu::arg_subject_names[std::size_t(s)], p, op, arrays, gpu::arg_reduce<F>(s, p, op, arrays, shape), shape, r);
+            if (!red.supports<F>(op)) continue;
+            for (const fc::policy& p : red.policies_to_check(op))
+                judge<F, true>(red.name(), p, op, arrays, gpu::arg_reduce<F>(red, p, op, arrays, shape), shape, r);
         }
+    }
+}
+
+// The GPU's own kernels that honour the policy they are asked for (the keyed kernels of
+// reduce.cuh), as handles.
+template <class Kernels, bool Arg>
+std::vector<gpu::reducer<Arg>> keyed_kernels() {
+    std::vector<gpu::reducer<Arg>> out;
+    fc::registry::for_each<Kernels>([&]<class E>() {
+        if (E::declared.as_requested) out.push_back(*gpu::reducer<Arg>::with_id(E::id));
+    });
+    return out;
 }
 
 template <class F>
@@ -137,10 +148,10 @@ TYPED_TEST(GpuReduce, arg_subjects_agree_with_the_oracle) {
     EXPECT_TRUE(rc::check("arg subjects agree", [&] { arg_subjects_agree<TypeParam>(r); }));
 }
 
-// Order independence: the mapped forms give identical bits (not merely equivalent answers) for
-// any order of the same multiset and any launch shape; the arg forms give the same index for any
-// launch shape. P3008's CAS forms are exempt: which NaN fetch_fmaximum keeps depends on the order,
-// as IEEE allows.
+// Order independence: the keyed value kernels give identical bits (not merely equivalent answers)
+// for any order of the same multiset and any launch shape; the keyed arg kernels give the same
+// index for any launch shape. P3008's CAS loops are exempt: which NaN fetch_fmaximum keeps depends
+// on the order, as IEEE allows.
 TYPED_TEST(GpuReduce, same_bits_for_any_order_and_launch_shape) {
     REQUIRE_DEVICE();
     using F = TypeParam;
@@ -152,18 +163,18 @@ TYPED_TEST(GpuReduce, same_bits_for_any_order_and_launch_shape) {
         std::mt19937_64 rng(*rc::gen::arbitrary<std::uint64_t>());
         for (auto& xs : permuted) std::shuffle(xs.begin(), xs.end(), rng);
         const auto op = *rc::gen::element(reduce_op::max, reduce_op::min);
-        const fc::policy p = *rc::gen::elementOf(gpu::policies_to_check(gpu::arg_subject::two_level));  // every policy
-        for (auto s : {gpu::value_subject::warp_aggregated, gpu::value_subject::block_shared, gpu::value_subject::full_grid}) {
+        const fc::policy p = *rc::gen::elementOf(gpu::arg_reducer("two_level").policies_to_check(op));  // every policy
+        for (const gpu::value_reducer s : keyed_kernels<gpu::value_kernels, false>()) {
             const auto x = gpu::reduce<F>(s, p, op, arrays, a), y = gpu::reduce<F>(s, p, op, permuted, b);
             for (std::size_t i = 0; i < arrays.size(); ++i)
-                if (x[i] != y[i]) RC_FAIL(std::string(gpu::value_subject_names[std::size_t(s)]) + " differs between orders/shapes on " + fc::gen::show<F>(arrays[i]));
+                if (x[i] != y[i]) RC_FAIL(std::string(s.name()) + " differs between orders/shapes on " + fc::gen::show<F>(arrays[i]));
             r.cases += 2 * arrays.size();
         }
-        for (auto s : {gpu::arg_subject::packed_atomic, gpu::arg_subject::two_level}) {
-            if (!gpu::supports(s, fc::format_id_of<F>(), op)) continue;
+        for (const gpu::arg_reducer s : keyed_kernels<gpu::arg_kernels, true>()) {
+            if (!s.supports<F>(op)) continue;
             const auto x = gpu::arg_reduce<F>(s, p, op, arrays, a), y = gpu::arg_reduce<F>(s, p, op, arrays, b);
             for (std::size_t i = 0; i < arrays.size(); ++i)
-                if (x[i] != y[i]) RC_FAIL(std::string(gpu::arg_subject_names[std::size_t(s)]) + " differs between launch shapes on " + fc::gen::show<F>(arrays[i]));
+                if (x[i] != y[i]) RC_FAIL(std::string(s.name()) + " differs between launch shapes on " + fc::gen::show<F>(arrays[i]));
             r.cases += 2 * arrays.size();
         }
     }));
@@ -199,7 +210,7 @@ TEST(GpuReduceP3008, typed_wrappers_on_every_type) {
     EXPECT_TRUE(gpu::p3008_typed_wrappers_work());
 }
 
-// ---- the seeds' known-wrong subjects: each must be shown wrong, with a shrunk counterexample ----
+// ---- the seeds' known-wrong reducers: each must be shown wrong, with a shrunk counterexample ----
 
 // RapidCheck counts any exception as a failed case, and a property that gives up on RC_PRE fails
 // too; neither shows the subject wrong. So a subject is shown wrong only if rc::check fails, at
@@ -258,8 +269,8 @@ void seed_subject_is_wrong(const char* what, std::string_view name, reduce_op op
     });
 }
 
-void seed002_is_wrong(const char* what, gpu::arg_subject s) {
-    seed_subject_is_wrong<true>(what, gpu::arg_subject_names[std::size_t(s)], reduce_op::max, gpu::declared(s, {}),
+void seed002_is_wrong(const char* what, gpu::arg_reducer s) {
+    seed_subject_is_wrong<true>(what, s.name(), reduce_op::max, s.declared(reduce_op::max),
                                 [s](fc::policy p, const arrays_t<fc::binary32>& xs) {
                                     return gpu::arg_reduce<fc::binary32>(s, p, reduce_op::max, xs);
                                 });
@@ -267,19 +278,19 @@ void seed002_is_wrong(const char* what, gpu::arg_subject s) {
 
 TEST(GpuReduceSeeds, seed002_walkthrough_is_wrong) {
     REQUIRE_DEVICE();
-    seed002_is_wrong("seed 002 as written (lowest(), then FLT_MIN)", gpu::arg_subject::seed002_walkthrough);
+    seed002_is_wrong("seed 002 as written (lowest(), then FLT_MIN)", gpu::arg_reducer("seed002_walkthrough"));
 }
 
 TEST(GpuReduceSeeds, seed002_full_code_is_wrong) {
     REQUIRE_DEVICE();
-    seed002_is_wrong("seed 002's full code (-lowest() = +FLT_MAX)", gpu::arg_subject::seed002_full_code);
+    seed002_is_wrong("seed 002's full code (-lowest() = +FLT_MAX)", gpu::arg_reducer("seed002_full_code"));
 }
 
 TEST(GpuReduceSeeds, seed004_ge0_is_wrong) {
     REQUIRE_DEVICE();
-    const auto s = gpu::value_subject::seed004_ge0;
+    const gpu::value_reducer s("seed004_ge0");
     seed_subject_is_wrong<false>("seed 004's `val >= 0` predecessor (min)", "seed004_ge0", reduce_op::min,
-                                 gpu::declared(s, reduce_op::min, {}), [s](fc::policy p, const arrays_t<fc::binary32>& xs) {
+                                 s.declared(reduce_op::min), [s](fc::policy p, const arrays_t<fc::binary32>& xs) {
                                      return gpu::reduce<fc::binary32>(s, p, reduce_op::min, xs);
                                  });
 }
@@ -303,25 +314,65 @@ void yamr_is_wrong(bool volatile_shared) {
 TEST(GpuReduceSeeds, yamr_is_wrong) { yamr_is_wrong(false); }
 TEST(GpuReduceSeeds, yamr_volatile_is_wrong) { yamr_is_wrong(true); }
 
-// What each subject is checked under: every NaN x zero policy for the mapped forms, the x ties
-// too for the arg forms, the one it claims for the rest. Host code: no device needed.
+// What each reducer is checked under: every NaN x zero policy for the keyed value kernels, the x
+// ties too for the keyed arg kernels, the one it claims for the rest. Host code: no device needed.
 TEST(GpuReduceApi, policies_to_check) {
-    EXPECT_EQ(gpu::policies_to_check(gpu::value_subject::full_grid, reduce_op::max).size(), 6u);
-    EXPECT_EQ(gpu::policies_to_check(gpu::arg_subject::packed_atomic).size(), 18u);
-    const auto fmax = gpu::policies_to_check(gpu::value_subject::fetch_fmaximum, reduce_op::min);
+    EXPECT_EQ(gpu::value_reducer("full_grid").policies_to_check(reduce_op::max).size(), 6u);
+    EXPECT_EQ(gpu::arg_reducer("packed_atomic").policies_to_check(reduce_op::max).size(), 18u);
+    const auto fmax = gpu::value_reducer("fetch_fmaximum").policies_to_check(reduce_op::min);
     ASSERT_EQ(fmax.size(), 1u);
     EXPECT_EQ(fmax[0], fc::p3008::declared(fc::p3008::kind::fminimum));
-    EXPECT_EQ(gpu::policies_to_check(gpu::arg_subject::seed002_fixed).size(), 1u);
+    EXPECT_EQ(gpu::arg_reducer("seed002_fixed").policies_to_check(reduce_op::max).size(), 1u);
 }
 
 // Bad requests get a clear error, not a launch.
 TEST(GpuReduceApi, rejects_what_does_not_exist) {
     const arrays_t<fc::binary16> half{{0x3c00}};
-    EXPECT_THROW(gpu::reduce<fc::binary16>(gpu::value_subject::seed004_signbit, {}, reduce_op::max, half), std::invalid_argument);
-    EXPECT_THROW(gpu::arg_reduce<fc::binary64>(gpu::arg_subject::seed002_walkthrough, {}, reduce_op::max, {{0}}), std::invalid_argument);
-    EXPECT_THROW(gpu::arg_reduce<fc::binary32>(gpu::arg_subject::seed002_fixed, {}, reduce_op::min, {{0}}), std::invalid_argument);
-    EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_subject::full_grid, {}, reduce_op::max, {{0}}, {1, 48}), std::invalid_argument);
-    EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_subject::full_grid, {}, reduce_op::max, {{0}}, {0, 32}), std::invalid_argument);
+    EXPECT_THROW(gpu::reduce<fc::binary16>(gpu::value_reducer("seed004_signbit"), {}, reduce_op::max, half), std::invalid_argument);
+    EXPECT_THROW(gpu::arg_reduce<fc::binary64>(gpu::arg_reducer("seed002_walkthrough"), {}, reduce_op::max, {{0}}), std::invalid_argument);
+    EXPECT_THROW(gpu::arg_reduce<fc::binary32>(gpu::arg_reducer("seed002_fixed"), {}, reduce_op::min, {{0}}), std::invalid_argument);
+    EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_reducer("full_grid"), {}, reduce_op::max, {{0}}, {1, 48}), std::invalid_argument);
+    EXPECT_THROW(gpu::reduce<fc::binary32>(gpu::value_reducer("full_grid"), {}, reduce_op::max, {{0}}, {0, 32}), std::invalid_argument);
+    EXPECT_THROW(gpu::value_reducer("no_such_reducer"), fc::input_error);
+    EXPECT_THROW(gpu::arg_reducer("full_grid"), fc::input_error);  // a value reducer
+    EXPECT_FALSE(gpu::value_reducer::with_id(0xff));
+}
+
+// Every reducer of the registry is a GPU reducer, found by its name and id, existing for the
+// formats its entry lists and declaring what the registry's type declares; ids are unique.
+template <class E>
+void expect_registry_reducer_on_the_gpu() {
+    SCOPED_TRACE(std::string(E::name));
+    const auto r = gpu::reducer<E::arg>::find(E::name);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(gpu::reducer<E::arg>::with_id(E::id), r);
+    EXPECT_EQ(r->id(), E::id);
+    EXPECT_EQ(r->mutant(), E::what == fc::registry::kind::value_mutant || E::what == fc::registry::kind::arg_mutant);
+    EXPECT_EQ(r->info().origin, E::info.origin);
+    fc::registry::for_each<fc::registry::formats>([&]<class FE>() {
+        constexpr bool listed = fc::registry::contains<typename E::formats, FE>;
+        EXPECT_EQ(r->template supports<typename FE::type>(), listed) << FE::name;
+        EXPECT_EQ(r->supports(FE::id, reduce_op::min), listed) << FE::name;
+        if constexpr (listed) {
+            using Max = typename E::template on<typename FE::type, reduce_op::max>;
+            using Min = typename E::template on<typename FE::type, reduce_op::min>;
+            EXPECT_EQ(r->declared(reduce_op::max, {fc::nan_policy::ignore}), Max::declared);
+            EXPECT_EQ(r->declared(reduce_op::min), Min::declared);
+            EXPECT_EQ(r->policies_to_check(reduce_op::max), std::vector<fc::policy>{Max::declared});
+        }
+    });
+}
+TEST(GpuReduceApi, every_registry_reducer_is_a_gpu_reducer) {
+    fc::registry::for_each<fc::registry::reducers>([]<class E>() { expect_registry_reducer_on_the_gpu<E>(); });
+    fc::registry::for_each<fc::registry::reducer_mutants>([]<class E>() { expect_registry_reducer_on_the_gpu<E>(); });
+    EXPECT_EQ(gpu::value_reducer::count + gpu::arg_reducer::count,
+              gpu::value_kernels::size + gpu::arg_kernels::size + fc::registry::reducers::size + fc::registry::reducer_mutants::size);
+    std::vector<int> ids;
+    for (const auto r : gpu::value_reducer::all()) ids.push_back(r.id());
+    for (const auto r : gpu::arg_reducer::all()) ids.push_back(r.id());
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+    EXPECT_EQ(gpu::value_reducer::all()[0], gpu::value_reducer("warp_aggregated"));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "flipcheck/sampled.hpp"
 #include "flipcheck/sweep.hpp"
 #include "require_device.hpp"
-#include "sweep.hpp"
+#include "flipcheck/gpu/sweep.hpp"
 
 namespace {
 

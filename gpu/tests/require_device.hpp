@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "device.hpp"
+#include "flipcheck/gpu/device.hpp"
 
 #define FLIPCHECK_REQUIRE_DEVICE()                                                \
     do {                                                                          \

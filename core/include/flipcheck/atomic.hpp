@@ -7,7 +7,10 @@
 // fetch_max_signed(S), fetch_min_signed(S) (the bits compared as two's complement), and
 // S cas(S expected, S desired) returning the old value.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string_view>
 
 #include "flipcheck/mapping.hpp"
@@ -149,5 +152,31 @@ struct sequential_word {
     S cas(S expected, S desired) { const S old = value; if (old == expected) value = desired; return old; }
     static auto as_signed(S v) { return typename detail::signed_of<S>::type(v); }
 };
+
+// One reducer of registry.hpp's atomic shape over xs on a CPU word, one atomic step per element
+// in the order given (indices into xs): the answer's bits (a value reducer) or index (an arg
+// reducer), nothing for an empty input. Every CPU driver (the main job, the mutant zoo, the
+// RapidCheck suites) replays reducers through this one function.
+template <class R, class S = typename R::format::storage>
+auto replay(std::span<const S> xs, std::span<const std::size_t> order) {
+    if constexpr (requires { &R::index; }) {
+        std::optional<std::size_t> out;
+        if (xs.empty()) return out;
+        sequential_word<std::uint64_t> w{R::init()};
+        for (std::size_t i : order) R::update(w, xs[i], std::uint32_t(i));
+        out = std::size_t(R::index(w.value));
+        return out;
+    } else {
+        std::optional<S> out;
+        if (xs.empty()) return out;
+        S init = xs[0];  // without init() (P3008), the object holds the first element before any fetch
+        if constexpr (requires { R::init(); }) init = S(R::init());
+        sequential_word<S> w{init};
+        for (std::size_t i : order) R::update(w, xs[i]);
+        if constexpr (requires { R::result(w.value); }) out = S(R::result(w.value));
+        else out = w.value;
+        return out;
+    }
+}
 
 }  // namespace flipcheck::atomic

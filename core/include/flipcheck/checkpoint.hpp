@@ -1,13 +1,33 @@
 // Sweep checkpoints: which chunks of a key range are done and what they found, so that an
 // interrupted sweep resumes with no range lost or counted twice. A small text format; it is
 // written to a temporary file and renamed, so a crash mid-write never leaves a torn checkpoint.
+//
+// Laws are named, never numbered, so that adding or reordering a law cannot misread a checkpoint:
+//
+//   flipcheck-checkpoint 2
+//   format binary32
+//   mapping zeros_swapped
+//   laws round_trip_key,round_trip_bits,successor_order,zero_placement,nan_total_order,nan_propagate,nan_ignore
+//   range 0 4294967296
+//   chunk 4194304
+//   failing_keys 2
+//   by_law round_trip_key=0 round_trip_bits=0 successor_order=0 zero_placement=2 nan_total_order=0 ...
+//   done 1100...
+//   cx zero_placement KEY BITS OTHER EXPECTED ACTUAL EXPECTED_EMPTY ACTUAL_EMPTY
+//   end
+//
+// `laws` is `none` for the empty set; `by_law` may leave a law out (its count is 0). A name that
+// is not a mapping law, a law named twice, or a line that does not parse is refused as damaged;
+// version 1 (laws as a bit mask, counts and counterexamples by position) is refused as too old.
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flipcheck/error.hpp"
@@ -16,7 +36,8 @@
 namespace flipcheck {
 
 struct checkpoint {
-    static constexpr const char* magic = "flipcheck-checkpoint 1";
+    static constexpr const char* magic = "flipcheck-checkpoint 2";
+    static constexpr std::string_view magic_prefix = "flipcheck-checkpoint ";
     // Identity: a checkpoint only resumes the very same sweep.
     std::string format, mapping;
     law_set laws = 0;
@@ -32,17 +53,31 @@ struct checkpoint {
         return format == o.format && mapping == o.mapping && laws == o.laws && range == o.range && chunk == o.chunk;
     }
 
+    // The mapping law called `name`, if there is one.
+    static std::optional<law_id> mapping_law_named(std::string_view name) {
+        for (int l = 0; l < mapping_law_count; ++l)
+            if (law_names[std::size_t(l)] == name) return law_id(l);
+        return std::nullopt;
+    }
+    // "round_trip_key,successor_order" (law_id order), or "none".
+    static std::string law_list(law_set set) {
+        std::string s;
+        for (int l = 0; l < mapping_law_count; ++l)
+            if (set & law_bit(law_id(l))) s += (s.empty() ? "" : ",") + std::string(law_names[std::size_t(l)]);
+        return s.empty() ? "none" : s;
+    }
+
     void save(const std::filesystem::path& path) const {
         std::ostringstream s;
         s << magic << '\n' << "format " << format << '\n' << "mapping " << mapping << '\n'
-          << "laws " << laws << '\n' << "range " << range.begin << ' ' << range.end << '\n'
+          << "laws " << law_list(laws) << '\n' << "range " << range.begin << ' ' << range.end << '\n'
           << "chunk " << chunk << '\n' << "failing_keys " << failing_keys << '\n' << "by_law";
-        for (auto n : failures_by_law) s << ' ' << n;
+        for (int l = 0; l < mapping_law_count; ++l) s << ' ' << law_names[std::size_t(l)] << '=' << failures_by_law[std::size_t(l)];
         s << "\ndone ";
         for (bool d : done) s << (d ? '1' : '0');
         s << '\n';
         for (const auto& c : counterexamples)
-            s << "cx " << unsigned(c.law) << ' ' << c.key << ' ' << c.bits << ' ' << c.other << ' ' << c.expected
+            s << "cx " << to_string(c.law) << ' ' << c.key << ' ' << c.bits << ' ' << c.other << ' ' << c.expected
               << ' ' << c.actual << ' ' << unsigned(c.expected_empty) << ' ' << unsigned(c.actual_empty) << '\n';
         s << "end\n";
         const std::filesystem::path tmp = path.string() + ".tmp";
@@ -64,8 +99,20 @@ struct checkpoint {
             return input_error("checkpoint " + path.string() + " is damaged: " + why);
         };
         std::string line;
-        if (!std::getline(in, line) || line != magic) throw bad("missing header");
+        if (!std::getline(in, line)) throw bad("missing header");
+        if (line != magic) {
+            if (line.rfind(magic_prefix, 0) == 0)
+                throw input_error("checkpoint " + path.string() + " has the header '" + line + "', and this flipcheck reads only '" +
+                                  magic + "' (laws stored by name, not by number): it cannot be resumed; remove it and rerun the sweep");
+            throw bad("missing header");
+        }
+        auto law_named = [&](std::string_view name) {
+            const std::optional<law_id> l = mapping_law_named(name);
+            if (!l) throw bad("unknown law '" + std::string(name) + "'");
+            return *l;
+        };
         checkpoint c;
+        bool by_law_seen = false;
         bool ended = false;
         while (std::getline(in, line)) {
             std::istringstream l(line);
@@ -73,11 +120,41 @@ struct checkpoint {
             l >> tag;
             if (tag == "format") l >> c.format;
             else if (tag == "mapping") l >> c.mapping;
-            else if (tag == "laws") l >> c.laws;
+            else if (tag == "laws") {
+                std::string names;
+                l >> names;
+                if (names != "none" && !l.fail()) {
+                    std::istringstream list(names);
+                    for (std::string name; std::getline(list, name, ',');) {
+                        const law_set bit = law_bit(law_named(name));
+                        if (c.laws & bit) throw bad("law '" + name + "' named twice in '" + line + "'");
+                        c.laws |= bit;
+                    }
+                    if (names.back() == ',') throw bad("unreadable line '" + line + "'");
+                }
+            }
             else if (tag == "range") l >> c.range.begin >> c.range.end;
             else if (tag == "chunk") l >> c.chunk;
             else if (tag == "failing_keys") l >> c.failing_keys;
-            else if (tag == "by_law") for (auto& n : c.failures_by_law) l >> n;
+            else if (tag == "by_law") {
+                if (by_law_seen) throw bad("two by_law lines");
+                by_law_seen = true;
+                law_set seen = 0;
+                for (std::string item; l >> item;) {
+                    const auto eq = item.find('=');
+                    if (eq == std::string::npos) throw bad("unreadable line '" + line + "'");
+                    const law_id id = law_named(std::string_view(item).substr(0, eq));
+                    if (seen & law_bit(id)) throw bad("law '" + item.substr(0, eq) + "' counted twice in '" + line + "'");
+                    seen |= law_bit(id);
+                    const std::string digits = item.substr(eq + 1);
+                    std::istringstream count(digits);
+                    std::uint64_t n = 0;
+                    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || !(count >> n))
+                        throw bad("unreadable line '" + line + "'");
+                    c.failures_by_law[std::size_t(id)] = n;
+                }
+                l.clear();  // the loop ends at the end of the line, which is not an error
+            }
             else if (tag == "done") {
                 std::string flags;
                 l >> flags;
@@ -87,10 +164,11 @@ struct checkpoint {
                 }
             } else if (tag == "cx") {
                 counterexample x;
-                unsigned law = 0, ee = 0, ae = 0;
+                std::string law;
+                unsigned ee = 0, ae = 0;
                 l >> law >> x.key >> x.bits >> x.other >> x.expected >> x.actual >> ee >> ae;
-                if (law >= law_names.size()) throw bad("bad law id");
-                x.law = law_id(law);
+                if (l.fail()) throw bad("unreadable line '" + line + "'");
+                x.law = law_named(law);
                 x.expected_empty = std::uint8_t(ee);
                 x.actual_empty = std::uint8_t(ae);
                 c.counterexamples.push_back(x);

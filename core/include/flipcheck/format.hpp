@@ -21,6 +21,24 @@ struct classification {
     friend constexpr bool operator==(classification, classification) = default;
 };
 
+// How a format encodes NaN, so that the laws know which NaN patterns exist (law.hpp).
+enum class nan_encoding : std::uint8_t {
+    ieee,            // exponent all ones, mantissa nonzero: both signs, quiet and signalling, payloads
+    all_ones_only,   // only S.1111.111 (float8_e4m3fn): one NaN of each sign
+    single_pattern,  // one code, e.g. 0x80 of the fnuz formats (which then have no -0)
+    none,            // every pattern is a number
+};
+
+constexpr std::string_view to_string(nan_encoding n) noexcept {
+    switch (n) {
+        case nan_encoding::ieee: return "ieee";
+        case nan_encoding::all_ones_only: return "all_ones_only";
+        case nan_encoding::single_pattern: return "single_pattern";
+        case nan_encoding::none: return "none";
+    }
+    return "?";
+}
+
 constexpr std::string_view to_string(fp_class c) noexcept {
     switch (c) {
         case fp_class::signaling_nan: return "snan";
@@ -44,6 +62,14 @@ struct ieee_layout {
     static constexpr int mantissa_bits = MantissaBits;
     static_assert(1 + ExponentBits + MantissaBits == width);
     static constexpr int bias = (1 << (ExponentBits - 1)) - 1;
+
+    // What the format has, as data: the laws read these instead of assuming IEEE (law.hpp). These
+    // are IEEE's; a format that differs (no infinity, fewer NaNs, no -0) redeclares them, along with
+    // the named patterns, classify and to_value that differ with them.
+    static constexpr bool has_infinity = true;
+    static constexpr nan_encoding nans = nan_encoding::ieee;
+    static constexpr bool has_negative_zero = true;
+    static constexpr bool is_signed = true;
 
     static constexpr storage sign_mask = storage(storage(1) << (width - 1));
     static constexpr storage exponent_mask = storage(((storage(1) << ExponentBits) - 1) << MantissaBits);
@@ -127,20 +153,11 @@ concept format = requires(typename F::storage b) {
     { F::name } -> std::convertible_to<std::string_view>;
     { F::classify(b) } -> std::same_as<classification>;
     { F::to_value(b) } -> std::same_as<typename F::value_type>;
+    { F::has_infinity } -> std::convertible_to<bool>;
+    { F::nans } -> std::convertible_to<nan_encoding>;
+    { F::has_negative_zero } -> std::convertible_to<bool>;
+    { F::is_signed } -> std::convertible_to<bool>;
 };
 
-// Runtime names, for the CLI and reports. The CLI names are exactly the type names.
-enum class format_id : std::uint8_t { binary16, bfloat16, binary32, binary64 };
-
-template <format F>
-constexpr format_id format_id_of() noexcept {
-    if constexpr (std::is_same_v<F, binary16>) return format_id::binary16;
-    else if constexpr (std::is_same_v<F, bfloat16>) return format_id::bfloat16;
-    else if constexpr (std::is_same_v<F, binary32>) return format_id::binary32;
-    else {
-        static_assert(std::is_same_v<F, binary64>, "format_id names the built-in formats only");
-        return format_id::binary64;
-    }
-}
 
 }  // namespace flipcheck

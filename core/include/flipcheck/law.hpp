@@ -26,7 +26,7 @@ enum class law_id : std::uint8_t {
     round_trip_bits,     // decode(encode(b)) == b
     successor_order,     // total_less(decode(k), decode(k+1))
     zero_placement,      // -0 sits immediately below +0
-    nan_total_order,     // +NaN keys above +inf's key, -NaN keys below -inf's key
+    nan_total_order,     // +NaN keys above +inf's key, -NaN keys below -inf's key (+-max: no infinity)
     nan_propagate,       // the canonical +qNaN key tops, and -qNaN's bottoms, every number's key
     nan_ignore,          // +-inf keys bound every number's key (the sentinels of a NaN-skipping max/min)
     reducer_agreement,   // a reducer's result equals the oracle's under the declared policy
@@ -36,6 +36,17 @@ inline constexpr int mapping_law_count = 7;
 inline constexpr std::array<std::string_view, 9> law_names{
     "round_trip_key", "round_trip_bits", "successor_order", "zero_placement", "nan_total_order",
     "nan_propagate",  "nan_ignore",      "reducer_agreement", "arg_reducer_agreement"};
+// One line each, for listings and reports (`flipcheck list`), in law_id order.
+inline constexpr std::array<std::string_view, 9> law_descriptions{
+    "encode(decode(k)) == k",
+    "decode(encode(b)) == b",
+    "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
+    "-0 sits immediately below +0 (formats with a -0)",
+    "+NaN keys above +inf's key, -NaN keys below -inf's (formats with NaNs)",
+    "canonical +qNaN's key tops, -qNaN's bottoms, every number's key (formats with NaNs)",
+    "the infinities' keys bound every number's key: NaN-skipping sentinels (formats with NaNs)",
+    "a value reducer's answer is the oracle's under the policy it declares",
+    "an arg reducer's index is the oracle's (or ties with it) under the policy it declares"};
 constexpr std::string_view to_string(law_id l) noexcept { return law_names[std::size_t(l)]; }
 
 // A set of laws as a bit mask over law_id.
@@ -48,7 +59,7 @@ inline constexpr law_set all_mapping_laws = (law_set(1) << mapping_law_count) - 
 //   round_trip_bits  bits=key          expected=bits            actual=decode(encode(bits))
 //   successor_order  bits=decode(key)  other=decode(key+1)      (expected bits < other in totalOrder)
 //   zero_placement   bits=-0           expected=+0              actual=decode(key+1), other=1 if key is last
-//   nan_*            bits=decode(key)  expected=the bound key   actual=key
+//   nan_*            bits=decode(key)  expected=the bound key   actual=key  (bounds: see mapping_laws)
 //   reducer_*        key=input length  expected/actual=result bits or indices (flags mark "empty")
 struct counterexample {
     law_id law{};
@@ -59,11 +70,28 @@ struct counterexample {
 
 // The mapping laws of one mapping. `holds` is the hot, branch-free predicate that sweeps
 // vectorize; `explain` rebuilds the counterexample for a key that failed.
+//
+// The laws read what the format has (format.hpp) instead of assuming IEEE. A law about something
+// the format lacks holds vacuously for it:
+//   zero_placement                               needs a -0         (F::has_negative_zero)
+//   nan_total_order, nan_propagate, nan_ignore   need a NaN         (F::nans != nan_encoding::none)
+// Where a law bounds the numbers by +-infinity and the format has none, the bound is +-its largest
+// finite, F::max_finite (what a NaN-skipping max/min starts from there): `top` below, and neg(top).
+// With one NaN pattern (nan_encoding::single_pattern) there is no NaN of the other sign, so
+// nan_propagate asks only for the side the one NaN is on: its key (F::quiet_nan's) must top every
+// number's key if the NaN reads as positive (signbit of its value, as totalOrder places it), and
+// bottom them if it reads as negative. For the IEEE formats every `if constexpr` takes the IEEE
+// branch and top is +infinity: the code is the code of the IEEE-only laws.
 template <mapping M>
 struct mapping_laws {
     using F = typename M::format;
     using S = typename F::storage;
     static constexpr S last = F::all_ones;
+
+    static_assert(F::is_signed, "the mapping laws speak of -0, -inf and -NaN: unsigned formats are not covered yet");
+    static constexpr bool has_nans = F::nans != nan_encoding::none;
+    static constexpr bool one_nan = F::nans == nan_encoding::single_pattern;
+    static constexpr S top = F::has_infinity ? F::infinity : F::max_finite;  // +inf, or +max without infinity
 
     FLIPCHECK_HD static auto value(S b) noexcept { return F::to_value(b); }
     FLIPCHECK_HD static S neg(S b) noexcept { return S(b | F::sign_mask); }
@@ -73,21 +101,36 @@ struct mapping_laws {
     FLIPCHECK_HD static bool successor_order(S k) noexcept {
         return (k == last) | oracle::total_less(value(M::decode(k)), value(M::decode(S(k + 1))));
     }
-    FLIPCHECK_HD static bool zero_placement(S k) noexcept {
-        return (M::decode(k) != F::sign_mask) | ((k != last) & (M::decode(S(k + 1)) == S(0)));
+    FLIPCHECK_HD static bool zero_placement([[maybe_unused]] S k) noexcept {
+        if constexpr (!F::has_negative_zero) return true;  // no -0: nothing to place
+        else return (M::decode(k) != F::sign_mask) | ((k != last) & (M::decode(S(k + 1)) == S(0)));
     }
-    FLIPCHECK_HD static bool nan_total_order(S k) noexcept {
-        const auto v = value(M::decode(k));
-        const bool nan = oracle::isnan(v), negative = oracle::signbit(v);
-        return (!nan) | (negative & (k < M::encode(neg(F::infinity)))) | (!negative & (k > M::encode(F::infinity)));
+    FLIPCHECK_HD static bool nan_total_order([[maybe_unused]] S k) noexcept {
+        if constexpr (!has_nans) return true;
+        else {
+            const auto v = value(M::decode(k));
+            const bool nan = oracle::isnan(v), negative = oracle::signbit(v);
+            return (!nan) | (negative & (k < M::encode(neg(top)))) | (!negative & (k > M::encode(top)));
+        }
     }
-    FLIPCHECK_HD static bool nan_propagate(S k) noexcept {
-        const auto v = value(M::decode(k));
-        return oracle::isnan(v) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
+    FLIPCHECK_HD static bool nan_propagate([[maybe_unused]] S k) noexcept {
+        if constexpr (!has_nans) return true;
+        else if constexpr (one_nan) {
+            const auto v = value(M::decode(k));
+            const S nan_key = M::encode(F::quiet_nan);
+            const bool nan_negative = oracle::signbit(value(F::quiet_nan));
+            return oracle::isnan(v) | (nan_negative & (k > nan_key)) | (!nan_negative & (k < nan_key));
+        } else {
+            const auto v = value(M::decode(k));
+            return oracle::isnan(v) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
+        }
     }
-    FLIPCHECK_HD static bool nan_ignore(S k) noexcept {
-        const auto v = value(M::decode(k));
-        return oracle::isnan(v) | ((k >= M::encode(neg(F::infinity))) & (k <= M::encode(F::infinity)));
+    FLIPCHECK_HD static bool nan_ignore([[maybe_unused]] S k) noexcept {
+        if constexpr (!has_nans) return true;
+        else {
+            const auto v = value(M::decode(k));
+            return oracle::isnan(v) | ((k >= M::encode(neg(top))) & (k <= M::encode(top)));
+        }
     }
 
     // Bit i set = law i failed at key k. No branches on the data: a loop over it vectorizes.
@@ -107,20 +150,48 @@ struct mapping_laws {
     //   successor_order  if d0 = -0, ok needs d1 = +0, and -0 precedes +0; otherwise ok needs a < b,
     //                    so neither is a NaN and a precedes b in totalOrder.
     //   zero_placement   d0 = -0 needs d1 = +0 (and k is not the last key); other d0 satisfy it.
+    //                    Without a -0 in the format it holds, and d0 = sign_mask gets no exception.
     //   nan_total_order  only a NaN d0 can fail it, and then a < b is false.
     //   nan_propagate,   ok needs k in [lo, hi], the intersection of (key(-qNaN), key(+qNaN)) and
-    //   nan_ignore       [key(-inf), key(+inf)], which is what each asks of a number's key.
+    //   nan_ignore       [key(neg(top)), key(top)], which is what each asks of a number's key. With
+    //                    one NaN pattern only its side bounds [lo, hi]; without NaNs both hold.
     FLIPCHECK_HD static bool quick_ok(S k) noexcept {
-        const S below_nan = M::encode(neg(F::quiet_nan)), above_nan = M::encode(F::quiet_nan);
-        const S neg_inf = M::encode(neg(F::infinity)), pos_inf = M::encode(F::infinity);
-        const S lo = neg_inf > S(below_nan + 1) ? neg_inf : S(below_nan + 1);
-        const S hi = pos_inf < S(above_nan - 1) ? pos_inf : S(above_nan - 1);
-        const bool empty = (lo > hi) | (below_nan == F::all_ones) | (above_nan == 0);
+        const number_keys r = number_key_range();
+        const S lo = r.lo, hi = r.hi;
+        const bool empty = r.empty;
         const S d0 = M::decode(k), d1 = M::decode(S(k + 1));
-        const bool negative_zero = d0 == F::sign_mask;
+        const bool negative_zero = F::has_negative_zero && d0 == F::sign_mask;
         const bool ordered = (negative_zero & (d1 == S(0))) | (!negative_zero & (value(d0) < value(d1)));
         const bool in_range = !empty & (S(k - lo) <= S(hi - lo));
         return (M::encode(d0) == k) & (M::decode(M::encode(k)) == k) & ordered & in_range;
+    }
+    // quick_ok's [lo, hi] (see above): where the NaN laws let a number's key be; `empty` if nowhere.
+    struct number_keys {
+        S lo, hi;
+        bool empty;
+    };
+    FLIPCHECK_HD static number_keys number_key_range() noexcept {
+        if constexpr (!has_nans) {
+            return {S(0), F::all_ones, false};
+        } else if constexpr (one_nan) {
+            const S nan_key = M::encode(F::quiet_nan);
+            const bool nan_negative = oracle::signbit(value(F::quiet_nan));
+            const S lo_nan = nan_negative ? S(nan_key + 1) : S(0);
+            const S hi_nan = nan_negative ? F::all_ones : S(nan_key - 1);
+            const bool no_room = nan_negative ? nan_key == F::all_ones : nan_key == S(0);
+            const S neg_inf = M::encode(neg(top)), pos_inf = M::encode(top);
+            const S lo = neg_inf > lo_nan ? neg_inf : lo_nan;
+            const S hi = pos_inf < hi_nan ? pos_inf : hi_nan;
+            const bool empty = (lo > hi) | no_room;
+            return {lo, hi, empty};
+        } else {
+            const S below_nan = M::encode(neg(F::quiet_nan)), above_nan = M::encode(F::quiet_nan);
+            const S neg_inf = M::encode(neg(top)), pos_inf = M::encode(top);
+            const S lo = neg_inf > S(below_nan + 1) ? neg_inf : S(below_nan + 1);
+            const S hi = pos_inf < S(above_nan - 1) ? pos_inf : S(above_nan - 1);
+            const bool empty = (lo > hi) | (below_nan == F::all_ones) | (above_nan == 0);
+            return {lo, hi, empty};
+        }
     }
 
     FLIPCHECK_HD static bool holds(law_id l, S k) noexcept { return !(failures(k) & law_bit(l)); }
@@ -145,15 +216,16 @@ struct mapping_laws {
                 c.actual = k == last ? 0 : M::decode(S(k + 1));
                 break;
             case law_id::nan_total_order:
-                c.expected = M::encode(oracle::signbit(value(b)) ? neg(F::infinity) : F::infinity);
+                c.expected = M::encode(oracle::signbit(value(b)) ? neg(top) : top);
                 c.actual = k;
                 break;
             case law_id::nan_propagate:
-                c.expected = k >= M::encode(F::quiet_nan) ? M::encode(F::quiet_nan) : M::encode(neg(F::quiet_nan));
+                if constexpr (one_nan) c.expected = M::encode(F::quiet_nan);  // the one bound there is
+                else c.expected = k >= M::encode(F::quiet_nan) ? M::encode(F::quiet_nan) : M::encode(neg(F::quiet_nan));
                 c.actual = k;
                 break;
             case law_id::nan_ignore:
-                c.expected = k > M::encode(F::infinity) ? M::encode(F::infinity) : M::encode(neg(F::infinity));
+                c.expected = k > M::encode(top) ? M::encode(top) : M::encode(neg(top));
                 c.actual = k;
                 break;
             default: break;

@@ -1,6 +1,8 @@
 // Known-wrong mappings. They exist to be killed: a law set is trusted only while it kills them.
 // Each says where its bug class comes from.
 #pragma once
+#include <optional>
+#include <span>
 #include <string_view>
 
 #include "flipcheck/atomic.hpp"
@@ -56,7 +58,7 @@ template <format F, typename F::storage A, typename F::storage B>
 struct swapped_pair {
     using format = F;
     using storage = typename F::storage;
-    using good = sign_flip_branchless<F>;
+    using good = key_mapping<F>;
     // Branch-free, so that sweeps over mutants vectorize like sweeps over built-ins.
     FLIPCHECK_HD static constexpr storage swap(storage b) noexcept {
         return storage(b ^ (storage(A ^ B) & storage(0u - storage((b == A) | (b == B)))));
@@ -123,6 +125,24 @@ struct raw_unsigned {
 template <class Strategy, nan_policy Claimed>
 struct claims : Strategy {
     static constexpr policy declared{Claimed, Strategy::declared.zero, Strategy::declared.ties};
+};
+
+// A fold with std::max's `a < b ? b : a` claiming NaN propagation: the answer depends on where
+// the NaN sits (a whole-array reducer, registry.hpp).
+template <format F>
+struct std_max_fold_propagate {
+    using format = F;
+    using S = typename F::storage;
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared{nan_policy::propagate, zero_policy::ordered, tie_policy::any};
+    static std::optional<S> reduce(std::span<const S> xs) {
+        if (xs.empty()) return std::nullopt;
+        // acc = std::max(acc, x) = acc < x ? x : acc, on the elements' exact bits.
+        S bits = xs[0];
+        for (std::size_t i = 1; i < xs.size(); ++i)
+            if (F::to_value(bits) < F::to_value(xs[i])) bits = xs[i];
+        return bits;
+    }
 };
 
 }  // namespace flipcheck::mutants

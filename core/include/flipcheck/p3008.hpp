@@ -12,7 +12,7 @@
 //                                          zero=ordered.
 //   fetch_fmaximum_num / fetch_fminimum_num IEEE maximumNumber/minimumNumber: a NaN loses to a
 //                                          number; -0 < +0: nan=ignore, zero=ordered.
-// Numbers are compared by their order-preserving keys (sign_flip_branchless, proven by the
+// Numbers are compared by their order-preserving keys (key_mapping, mapping.hpp: proven by the
 // sweep), never by float compares, so flush-to-zero builds cannot make a subnormal equal 0.
 #pragma once
 #include <cstdint>
@@ -43,7 +43,7 @@ template <format F, kind K>
 struct fetch {
     using format = F;
     using S = typename F::storage;
-    using M = sign_flip_branchless<F>;
+    using M = key_mapping<F>;
     static constexpr reduce_op op = op_of(K);
     static constexpr policy declared = p3008::declared(K);
     static constexpr std::string_view name = to_string(K);
@@ -82,6 +82,12 @@ struct fetch {
                 old = seen;
             }
         }
+    }
+    // The reducer shape (registry.hpp): one fetch per element, the old value discarded. There is
+    // no init(): the object holds the array's first element before any fetch.
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S v) noexcept {
+        apply(w, v);
     }
 };
 

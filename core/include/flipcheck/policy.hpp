@@ -23,6 +23,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace flipcheck {
@@ -48,5 +49,13 @@ constexpr std::string_view to_string(nan_policy p) noexcept { return nan_policy_
 constexpr std::string_view to_string(zero_policy p) noexcept { return zero_policy_names[std::size_t(p)]; }
 constexpr std::string_view to_string(tie_policy p) noexcept { return tie_policy_names[std::size_t(p)]; }
 constexpr std::string_view to_string(reduce_op o) noexcept { return reduce_op_names[std::size_t(o)]; }
+
+// "nan=propagate zero=ordered ties=lowest_index": the one way reports, tests and fuzz targets
+// print a policy (value reductions leave the ties out: they do not apply).
+inline std::string to_string(policy p, bool with_ties = true) {
+    std::string s = "nan=" + std::string(to_string(p.nan)) + " zero=" + std::string(to_string(p.zero));
+    if (with_ties) s += " ties=" + std::string(to_string(p.ties));
+    return s;
+}
 
 }  // namespace flipcheck

@@ -9,7 +9,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <span>
 #include <vector>
+
+#include "flipcheck/format.hpp"
+#include "flipcheck/policy.hpp"
 
 namespace flipcheck::subjects {
 
@@ -80,5 +85,28 @@ inline argmax_result seed002_argmax(const seed002_config& c, const std::vector<f
             if (detail::better(c, block_results[i], threads[t])) threads[t] = block_results[i];
     return detail::block_reduce(c, threads, c.final_init);
 }
+
+// The article's three versions as whole-array reducers (registry.hpp's array reducer shape). Each
+// claims what the article claims: argmax with the first index on ties; NaN and the zeros' order
+// are never considered.
+enum class seed002_version : std::uint8_t { full_code, walkthrough, ties_only };
+template <seed002_version V>
+struct seed002_reducer {
+    using format = binary32;
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared{nan_policy::undefined, zero_policy::equal, tie_policy::lowest_index};
+    static constexpr std::size_t large_input = std::size_t(132) * 1024;  // one element per thread of the grid
+    static seed002_config config() {
+        seed002_config c;  // the walkthrough: lowest() in ArgMaxKernel, FLT_MIN in FindMaxOfMax
+        if (V == seed002_version::full_code) c.first_init = c.final_init = -std::numeric_limits<float>::lowest();
+        if (V == seed002_version::ties_only) c.final_init = std::numeric_limits<float>::lowest();  // both fixed but ties
+        return c;
+    }
+    static std::optional<std::size_t> reduce(std::span<const std::uint32_t> xs) {
+        std::vector<float> v;
+        for (auto x : xs) v.push_back(bit_cast<float>(x));
+        return std::size_t(seed002_argmax(config(), v).index);
+    }
+};
 
 }  // namespace flipcheck::subjects

@@ -3,7 +3,13 @@
 // atomics. On the CPU, one thread after another, only the sentinel bug shows: values below the
 // sentinel (-FLT_MAX, -inf) never replace it. The race needs the GPU (gpu/ runs the real kernel).
 #pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
+
+#include "flipcheck/format.hpp"
+#include "flipcheck/policy.hpp"
 
 namespace flipcheck::subjects {
 
@@ -15,5 +21,17 @@ inline float yamr_sequential(const std::vector<float>& xs) {
         while (max_value < v) max_value = v;
     return max_value;
 }
+
+// As a whole-array reducer (registry.hpp): a max that claims nothing about NaN.
+struct yamr_reducer {
+    using format = binary32;
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared{nan_policy::undefined, zero_policy::ordered, tie_policy::any};
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        std::vector<float> v;
+        for (auto x : xs) v.push_back(bit_cast<float>(x));
+        return bit_cast<std::uint32_t>(yamr_sequential(v));
+    }
+};
 
 }  // namespace flipcheck::subjects

@@ -3,23 +3,23 @@
 // core's keyed_reducer (key per NaN/zero policy, packing of the index), so the CPU reducers, the
 // fuzzers and these kernels cannot drift apart.
 //
-// Value forms (one key word per array; integer max/min over keys is the float reduction):
+// Value kernels (one key word per array; integer max/min over keys is the float reduction):
 //   warp_aggregated  each thread folds its elements, the warp reduces, one global atomic per warp;
 //   block_shared     as above into a shared-memory word, then one global atomic per block (the
 //                    CUDA analogue of seed 000's groupshared InterlockedMax);
 //   full_grid        no atomics on the result: each block writes its partial, the last block to
 //                    finish (a ticket counter) reduces the partials. Deterministic by construction.
-// Arg forms:
+// Arg kernels:
 //   packed_atomic    key << 32 | index slot in one 64-bit atomicMax/Min (formats up to 32 bits);
 //                    binary64's (key, slot) in a 128-bit compare-and-swap loop (sm_90);
 //   two_level        seed 002's shape (warp shuffles, shared memory, a final reduction of block
 //                    results, here by the last block) on (key, slot) pairs: every format.
-// The identity keys (0 for max, all ones for min) decode to NaNs under sign_flip_branchless, which
+// The identity keys (0 for max, all ones for min) decode to NaNs under key_mapping (mapping.hpp), which
 // is exactly the answer an all-NaN input must get under nan=ignore; arg forms carry "seen".
 //
 // Work comes as a batch: array s is xs[offsets[s], offsets[s+1]) and is reduced by the blocks with
 // blockIdx.y == s (gridDim.x blocks each). One array is the batch {0, n}. Batches let the property
-// tests put thousands of arrays through a subject per second with one launch.
+// tests put thousands of arrays through a reducer per second with one launch.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -36,7 +36,6 @@
 namespace flipcheck::gpu {
 
 enum class value_form : std::uint8_t { warp_aggregated, block_shared, full_grid };
-enum class arg_form : std::uint8_t { packed_atomic, two_level };
 
 template <class S>
 struct batch {
@@ -211,23 +210,30 @@ __global__ void reduce_kernel(batch<typename M::format::storage> b, policy reque
     }
 }
 
-// ---- per-element atomic strategies (seed 004's dispatch, the CAS loop, P3008's fetch_*) ---------
-// objects[s] starts at the strategy's initial value; every element of array s is one update.
-template <class Strategy>
-__global__ void per_element_kernel(batch<typename Strategy::format::storage> b, typename Strategy::format::storage* objects) {
-    using S = typename Strategy::format::storage;
+// ---- per-element reducers: the registry's atomic update strategies ------------------------------
+// (seed 004's dispatch, the CAS loop, P3008's fetch_*, the mapped keys, their mutants: core's
+// atomic.hpp and p3008.hpp.) objects[s] starts at the reducer's initial value, or at the array's
+// first element for one without init() (P3008); every element of array s is one update.
+template <class Reducer>
+__global__ void per_element_kernel(batch<typename Reducer::format::storage> b, typename Reducer::format::storage* objects) {
+    using S = typename Reducer::format::storage;
     cuda_word<S> w{&objects[blockIdx.y]};
     detail::for_each_element(b.xs, b.offsets[blockIdx.y], b.offsets[blockIdx.y + 1],
-                             [&](std::uint64_t, S x) { Strategy::update(w, x); });
+                             [&](std::uint64_t, S x) { Reducer::update(w, x); });
 }
 
-// P3008's fetch_* as a reduction: objects[s] starts at the array's first element.
-template <format F, p3008::kind K>
-struct p3008_strategy {
-    using format = F;
-    template <class Word>
-    __device__ static void update(Word& w, typename F::storage x) { p3008::fetch<F, K>::apply(w, x); }
-};
+// The arg reducers of the same shape (the packed 64-bit argmax): objects[s] starts at
+// Reducer::init(); every element is one update with its index in the array, and
+// Reducer::index(objects[s]) is the answer.
+template <class Reducer>
+__global__ void per_element_arg_kernel(batch<typename Reducer::format::storage> b,
+                                       std::remove_cvref_t<decltype(Reducer::init())>* objects) {
+    using S = typename Reducer::format::storage;
+    cuda_word<std::remove_cvref_t<decltype(Reducer::init())>> w{&objects[blockIdx.y]};
+    const std::uint64_t begin = b.offsets[blockIdx.y];
+    detail::for_each_element(b.xs, begin, b.offsets[blockIdx.y + 1],
+                             [&](std::uint64_t i, S x) { Reducer::update(w, x, std::uint32_t(i - begin)); });
+}
 
 // ---- arg forms -------------------------------------------------------------------------------
 // binary64's (key, slot) pair as one 16-byte word for the 128-bit atomicCAS of sm_90.

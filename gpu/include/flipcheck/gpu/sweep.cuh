@@ -98,7 +98,7 @@ struct stratified_keys {
 
 // The filter is core's mapping_laws::quick_ok, the same one the CPU sweep uses (its comment
 // proves that it never passes a failing key). Measured on an H100: 10.4 ms with the full laws per
-// key, 5.0 ms through the filter, for sign_flip_branchless over 2^32 keys. It rejects the format's
+// key, 5.0 ms through the filter, for key_mapping<binary32> over 2^32 keys. It rejects the format's
 // last key, which the launcher checks exactly.
 template <class M>
 struct fast_filter {

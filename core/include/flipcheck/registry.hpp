@@ -1,0 +1,427 @@
+// The registry: every format, mapping, reducer and mutant flipcheck knows, each on one line with
+// its metadata, in type lists that every driver iterates (the main job, `sweep`, `list`,
+// `mutants`, the RapidCheck suites, the fuzz targets, the GPU kernels' instantiations and the
+// README's kill table). Nothing else enumerates them.
+//
+// Adding an entry is its definition plus one line here. Each line carries a stable one-byte id,
+// unique within its list, that fuzz inputs decode: ids are appended, never reused or renumbered,
+// so a corpus file keeps its meaning when entries are added. A removed entry's id stays retired.
+//
+// The vocabulary (README, "Glossary"):
+//   format    a binary encoding (format.hpp), described as data: infinities, NaN encoding, -0, sign.
+//   mapping   a bijection from a format's bits to unsigned keys meant to sort like totalOrder.
+//   reducer   code that reduces an array to its max/min (a value reducer) or the index of it (an arg
+//             reducer) and declares the policy it claims: an atomic update strategy run over a
+//             word (atomic.hpp, p3008.hpp), a keyed fold (reducer.hpp), or a kernel.
+//   mutant    a known-wrong mapping or reducer, with the law expected to kill it.
+//   subject   whatever is being checked: an entry of this registry, or a user's own.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+#include "flipcheck/atomic.hpp"
+#include "flipcheck/format.hpp"
+#include "flipcheck/law.hpp"
+#include "flipcheck/mapping.hpp"
+#include "flipcheck/mutants.hpp"
+#include "flipcheck/p3008.hpp"
+#include "flipcheck/policy.hpp"
+#include "flipcheck/reducer.hpp"
+#include "flipcheck/subjects/seed002.hpp"
+#include "flipcheck/subjects/yamr.hpp"
+
+namespace flipcheck::registry {
+
+// ---- the machinery ------------------------------------------------------------------------------
+
+// A string usable as a template argument, so that one registry line holds all of an entry's text.
+template <std::size_t N>
+struct text {
+    char chars[N]{};
+    constexpr text(const char (&s)[N]) noexcept {  // NOLINT: implicit on purpose, for "..." arguments
+        for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
+    }
+    constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
+};
+
+template <class... E>
+struct list {
+    static constexpr std::size_t size = sizeof...(E);
+};
+
+namespace detail {
+template <class... L>
+struct concat;
+template <>
+struct concat<> {
+    using type = list<>;
+};
+template <class... A>
+struct concat<list<A...>> {
+    using type = list<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat<list<A...>, list<B...>, Rest...> {
+    using type = typename concat<list<A..., B...>, Rest...>::type;
+};
+}  // namespace detail
+template <class... L>
+using concat = typename detail::concat<L...>::type;
+
+// f.template operator()<E>() for each entry E of the list, in order.
+template <class List, class Fn>
+constexpr void for_each(Fn&& f) {
+    [&]<class... E>(list<E...>*) { (f.template operator()<E>(), ...); }(static_cast<List*>(nullptr));
+}
+
+// Calls f.template operator()<E>() for the entry named `name` (or with id `id`); false if none.
+template <class List, class Fn>
+constexpr bool with_name(std::string_view name, Fn&& f) {
+    bool found = false;
+    for_each<List>([&]<class E>() {
+        if (!found && E::name == name) {
+            found = true;
+            f.template operator()<E>();
+        }
+    });
+    return found;
+}
+template <class List, class Fn>
+constexpr bool with_id(std::uint8_t id, Fn&& f) {
+    bool found = false;
+    for_each<List>([&]<class E>() {
+        if (!found && E::id == id) {
+            found = true;
+            f.template operator()<E>();
+        }
+    });
+    return found;
+}
+
+// Whether format F is in a list of format entries (the formats a family exists on).
+template <class On, class F>
+inline constexpr bool has_format = []<class... E>(list<E...>*) {
+    return (std::is_same_v<typename E::type, F> || ...);
+}(static_cast<On*>(nullptr));
+
+template <class List, class T>
+inline constexpr bool contains = []<class... E>(list<E...>*) {
+    return (std::is_same_v<E, T> || ...);
+}(static_cast<List*>(nullptr));
+
+template <class List>
+constexpr bool ids_unique() {
+    return []<class... E>(list<E...>*) {
+        constexpr std::uint8_t ids[] = {E::id..., 0};
+        for (std::size_t i = 0; i < sizeof...(E); ++i)
+            for (std::size_t j = i + 1; j < sizeof...(E); ++j)
+                if (ids[i] == ids[j]) return false;
+        return true;
+    }(static_cast<List*>(nullptr));
+}
+
+enum class kind : std::uint8_t { format, mapping, mapping_mutant, value_reducer, arg_reducer, value_mutant, arg_mutant };
+constexpr std::string_view to_string(kind k) noexcept {
+    constexpr std::string_view names[] = {"format",  "mapping",      "mapping mutant", "value reducer",
+                                          "arg reducer", "value mutant", "arg mutant"};
+    return names[std::size_t(k)];
+}
+
+// An entry's metadata at run time, for listings, reports and the README.
+struct about {
+    std::uint8_t id;
+    std::string_view name;
+    kind what;
+    std::string_view origin, description;
+    std::optional<law_id> killed_by;  // mutants: the law expected to kill it
+};
+
+template <std::uint8_t Id, class F, text Origin, text Description>
+struct format_entry {
+    static constexpr std::uint8_t id = Id;
+    using type = F;
+    static constexpr std::string_view name = F::name;
+    static constexpr kind what = kind::format;
+    static constexpr about info{Id, F::name, kind::format, Origin.view(), Description.view(), std::nullopt};
+};
+
+// ---- formats ------------------------------------------------------------------------------------
+
+using formats = list<
+    format_entry<0x01, binary16, "IEEE 754", "half precision: 1-5-10, bias 15">,
+    format_entry<0x02, bfloat16, "Google Brain", "the top half of a binary32: 1-8-7, bias 127">,
+    format_entry<0x03, binary32, "IEEE 754", "single precision: 1-8-23, bias 127">,
+    format_entry<0x04, binary64, "IEEE 754", "double precision: 1-11-52, bias 1023 (sampled, not exhaustive)">>;
+static_assert(ids_unique<formats>());
+
+// (A function, not a lambda-initialised variable: nvcc 13's front end crashes on the latter.)
+namespace detail {
+template <class F, class... E>
+constexpr std::uint8_t format_id_in(list<E...>*) {
+    std::uint8_t id = 0;
+    ((std::is_same_v<typename E::type, F> ? void(id = E::id) : void()), ...);
+    return id;
+}
+}  // namespace detail
+template <class F>
+inline constexpr std::uint8_t format_id = detail::format_id_in<F>(static_cast<formats*>(nullptr));
+
+// The formats of MinBits to MaxBits bits (packed argmax needs room for a 32-bit index beside
+// the key; seed 004 needs native signed and unsigned atomics of the width).
+namespace detail {
+template <int MinBits, int MaxBits, class... E>
+constexpr auto pick_formats(list<E...>*) {
+    return static_cast<typename concat<std::conditional_t<(E::type::width >= MinBits && E::type::width <= MaxBits), list<E>, list<>>...>::type*>(nullptr);
+}
+}  // namespace detail
+template <int MinBits, int MaxBits>
+using formats_between = std::remove_pointer_t<decltype(detail::pick_formats<MinBits, MaxBits>(static_cast<formats*>(nullptr)))>;
+
+// The first format of a list of format entries (to name a family, or ask what shape it has).
+namespace detail {
+template <class On>
+struct first;
+template <class E0, class... E>
+struct first<list<E0, E...>> {
+    using type = typename E0::type;
+};
+}  // namespace detail
+template <class On>
+using first_format = typename detail::first<On>::type;
+
+// ---- mappings -----------------------------------------------------------------------------------
+
+// A mapping family: M<F> for each format entry F of On.
+template <std::uint8_t Id, template <class> class M, text Origin, text Description, class On = formats>
+struct mapping_entry {
+    static constexpr std::uint8_t id = Id;
+    template <class F>
+    using on = M<F>;
+    using formats = On;
+    static constexpr std::string_view name = M<first_format<On>>::name;
+    static constexpr kind what = kind::mapping;
+    static constexpr about info{Id, name, what, Origin.view(), Description.view(), std::nullopt};
+};
+template <std::uint8_t Id, template <class> class M, law_id KilledBy, text Origin, text Description, class On = formats>
+struct mapping_mutant_entry : mapping_entry<Id, M, Origin, Description, On> {
+    static constexpr kind what = kind::mapping_mutant;
+    static constexpr law_id killed_by = KilledBy;
+    static constexpr about info{Id, mapping_entry<Id, M, Origin, Description, On>::name, what, Origin.view(),
+                                Description.view(), KilledBy};
+};
+
+template <class F>
+using wrong_at_pi = mutants::swapped_pi<F>;
+
+using mappings = list<
+    mapping_entry<0x01, sign_flip, "seed 000", "seed 000's branchy map: set the MSB of positives, invert negatives">,
+    mapping_entry<0x02, sign_flip_branchless, "seed 000, Herf, CUB", "seed 000's mask routine = Herf's FloatFlip = CUB TwiddleIn">,
+    mapping_entry<0x03, signed_key, "Rust f32::total_cmp", "Rust total_cmp's signed key, through its unsigned view">>;
+
+using mapping_mutants = list<
+    mapping_mutant_entry<0x41, mutants::sign_bit_only, law_id::successor_order, "a common first attempt", "flips only the sign bit: negatives sort backwards">,
+    mapping_mutant_entry<0x42, mutants::no_invert_negatives, law_id::round_trip_key, "seed 000's snippet without the ~", "sets the MSB of positives, forgets to invert negatives">,
+    mapping_mutant_entry<0x43, mutants::wrong_inverse_branch, law_id::round_trip_key, "seed 000's inverse, mistyped", "the inverse tests the key's MSB after flipping it">,
+    mapping_mutant_entry<0x44, mutants::zeros_swapped, law_id::successor_order, "Triton/sphexa signed-zero bug class", "wrong at exactly -0: it sorts above +0">,
+    mapping_mutant_entry<0x45, mutants::wrong_at_neg_denorm_min, law_id::successor_order, "a one-pattern bug", "wrong at exactly -denorm_min (0x80000001 in binary32)">,
+    mapping_mutant_entry<0x46, wrong_at_pi, law_id::successor_order, "a one-pattern bug off the edges", "wrong at exactly pi (0x40490fdb): only the exhaustive sweep finds it", formats_between<32, 32>>,
+    mapping_mutant_entry<0x47, mutants::signed_key_as_unsigned, law_id::successor_order, "Rust total_cmp's key without its unsigned view", "signed keys compared as unsigned">>;
+static_assert(ids_unique<concat<mappings, mapping_mutants>>());
+
+// Every (mapping, format) pair of a list of mapping entries, as concrete types.
+template <class E, class F>
+struct instance {
+    using entry = E;
+    using format = F;
+    using type = typename E::template on<F>;
+};
+namespace detail {
+template <class E, class... F>
+constexpr auto instances_of(list<F...>*) {
+    return static_cast<list<instance<E, typename F::type>...>*>(nullptr);
+}
+template <class... E>
+constexpr auto all_instances(list<E...>*) {
+    return static_cast<typename concat<std::remove_pointer_t<decltype(instances_of<E>(static_cast<typename E::formats*>(nullptr)))>...>::type*>(nullptr);
+}
+}  // namespace detail
+template <class Entries>
+using instances = std::remove_pointer_t<decltype(detail::all_instances(static_cast<Entries*>(nullptr)))>;
+
+// The concrete mapping types of every registered mapping and mapping mutant (the GPU sweep has a
+// kernel for each).
+using sweepable = instances<concat<mappings, mapping_mutants>>;
+
+// ---- reducers -----------------------------------------------------------------------------------
+// A reducer family: R<F, Op> for each format entry of On and each reduce_op. R provides format,
+// op, declared, and either init()/update(Word&, bits)[/result(word)] (a value reducer) or
+// init()/update(Word&, bits, index)/index(word) (an arg reducer). A value reducer without init()
+// starts from the array's first element, as a P3008 atomic object holds a value before any fetch.
+
+template <std::uint8_t Id, text Name, template <class, reduce_op> class R, text Origin, text Description, class On = formats>
+struct reducer_entry {
+    static constexpr std::uint8_t id = Id;
+    static constexpr std::string_view name = Name.view();
+    template <class F, reduce_op Op>
+    using on = R<F, Op>;
+    using formats = On;
+    static constexpr bool arg = requires { &R<first_format<On>, reduce_op::max>::index; };
+    static constexpr kind what = arg ? kind::arg_reducer : kind::value_reducer;
+    static constexpr about info{Id, name, what, Origin.view(), Description.view(), std::nullopt};
+};
+template <std::uint8_t Id, text Name, template <class, reduce_op> class R, text Origin, text Description, class On = formats>
+struct reducer_mutant_entry : reducer_entry<Id, Name, R, Origin, Description, On> {
+    static constexpr bool arg = reducer_entry<Id, Name, R, Origin, Description, On>::arg;
+    static constexpr kind what = arg ? kind::arg_mutant : kind::value_mutant;
+    static constexpr law_id killed_by = arg ? law_id::arg_reducer_agreement : law_id::reducer_agreement;
+    static constexpr about info{Id, Name.view(), what, Origin.view(), Description.view(), killed_by};
+};
+
+template <class F, reduce_op Op>
+using mapped_total_order = atomic::mapped<key_mapping<F>, nan_policy::total_order, Op>;
+template <class F, reduce_op Op>
+using mapped_propagate = atomic::mapped<key_mapping<F>, nan_policy::propagate, Op>;
+template <class F, reduce_op Op>
+using mapped_ignore = atomic::mapped<key_mapping<F>, nan_policy::ignore, Op>;
+template <class F, reduce_op Op>
+using seed004_signbit = atomic::signbit_dispatch<F, Op>;
+template <class F, reduce_op Op>
+using cas_fmax = atomic::cas_loop<F, Op>;
+template <class F, reduce_op Op>
+using fetch_max = p3008::fetch<F, Op == reduce_op::max ? p3008::kind::max : p3008::kind::min>;
+template <class F, reduce_op Op>
+using fetch_fmaximum = p3008::fetch<F, Op == reduce_op::max ? p3008::kind::fmaximum : p3008::kind::fminimum>;
+template <class F, reduce_op Op>
+using fetch_fmaximum_num = p3008::fetch<F, Op == reduce_op::max ? p3008::kind::fmaximum_num : p3008::kind::fminimum_num>;
+template <class F, reduce_op Op>
+using packed_arg = atomic::packed_arg<key_mapping<F>, Op>;
+
+// Atomic update strategies: the code the GPU kernels run, replayed on a CPU word too.
+using reducers = list<
+    reducer_entry<0x01, "mapped_total_order", mapped_total_order, "seed 000", "mapped keys, integer atomic max/min: totalOrder (NaNs by sign and payload)">,
+    reducer_entry<0x02, "mapped_propagate", mapped_propagate, "IEEE 754 maximum", "mapped keys; a NaN folds as the canonical NaN that wins">,
+    reducer_entry<0x03, "mapped_ignore", mapped_ignore, "IEEE 754 maximumNumber", "mapped keys; a NaN contributes nothing">,
+    reducer_entry<0x04, "seed004_signbit", seed004_signbit, "seed 004", "signbit ? unsigned atomic : signed atomic, on the raw bits", formats_between<32, 64>>,
+    reducer_entry<0x05, "cas_fmax", cas_fmax, "C fmax", "a compare-and-swap loop on fmax/fmin">,
+    reducer_entry<0x06, "fetch_max", fetch_max, "C++26 P3008", "std::atomic<float>::fetch_max/fetch_min">,
+    reducer_entry<0x07, "fetch_fmaximum", fetch_fmaximum, "C++26 P3008", "fetch_fmaximum/fetch_fminimum: IEEE maximum/minimum">,
+    reducer_entry<0x08, "fetch_fmaximum_num", fetch_fmaximum_num, "C++26 P3008", "fetch_fmaximum_num/fetch_fminimum_num: IEEE maximumNumber">,
+    reducer_entry<0x09, "packed_arg", packed_arg, "packed 64-bit argmax", "key << 32 | ~index in one 64-bit atomic: ties to the lowest index", formats_between<1, 32>>>;
+
+template <class F, reduce_op Op>
+using seed004_ge0 = atomic::signbit_dispatch<F, Op, true>;
+template <class F, reduce_op Op>
+using raw_unsigned_atomic = mutants::raw_unsigned<F, Op>;
+template <class F, reduce_op Op>
+using seed000_no_nan_propagate = mutants::claims<mapped_total_order<F, Op>, nan_policy::propagate>;
+template <class F, reduce_op Op>
+using seed000_no_nan_ignore = mutants::claims<mapped_total_order<F, Op>, nan_policy::ignore>;
+template <class F, reduce_op Op>
+using cas_fmax_as_maximum = mutants::claims<atomic::cas_loop<F, Op>, nan_policy::propagate>;
+template <class F, reduce_op Op>
+using packed_arg_no_inversion = atomic::packed_arg<key_mapping<F>, Op, false>;
+
+using reducer_mutants = list<
+    reducer_mutant_entry<0x81, "seed004_ge0", seed004_ge0, "seed 004's `val >= 0` predecessor (Triton/sphexa class)", "-0 takes the signed atomic branch", formats_between<32, 64>>,
+    reducer_mutant_entry<0x82, "raw_unsigned_atomic", raw_unsigned_atomic, "libcudacxx bug class", "unsigned atomicMax/Min on the raw float bits">,
+    reducer_mutant_entry<0x83, "seed000_no_nan_propagate", seed000_no_nan_propagate, "seed 000's snippet, no NaN handling", "keys give total_order but claim propagate">,
+    reducer_mutant_entry<0x84, "seed000_no_nan_ignore", seed000_no_nan_ignore, "seed 000's snippet, no NaN handling", "keys give total_order but claim ignore">,
+    reducer_mutant_entry<0x85, "cas_fmax_as_maximum", cas_fmax_as_maximum, "fmax mistaken for IEEE maximum", "a CAS loop on fmax claiming NaN propagation">,
+    reducer_mutant_entry<0x86, "packed_arg_no_inversion", packed_arg_no_inversion, "packed 64-bit argmax", "index not inverted: the highest index wins ties", formats_between<1, 32>>>;
+
+// Whole-array reducers of one format (the seeds' CPU emulations, std::max folds): R provides
+// format, op, declared and reduce(span) -> the result bits (a value reducer) or index (arg), or
+// nothing for no answer; large_input, if present, is an array size the reducer must also see.
+template <std::uint8_t Id, text Name, class R, text Origin, text Description>
+struct array_mutant_entry {
+    static constexpr std::uint8_t id = Id;
+    static constexpr std::string_view name = Name.view();
+    using type = R;
+    static constexpr bool arg = std::is_same_v<decltype(R::reduce({})), std::optional<std::size_t>>;
+    static constexpr kind what = arg ? kind::arg_mutant : kind::value_mutant;
+    static constexpr law_id killed_by = arg ? law_id::arg_reducer_agreement : law_id::reducer_agreement;
+    static constexpr about info{Id, Name.view(), what, Origin.view(), Description.view(), killed_by};
+};
+
+using array_mutants = list<
+    array_mutant_entry<0x87, "seed002_minus_lowest", subjects::seed002_reducer<subjects::seed002_version::full_code>, "seed 002's full code snippet", "-lowest() (= +FLT_MAX) as the initial value">,
+    array_mutant_entry<0x88, "seed002_flt_min_final", subjects::seed002_reducer<subjects::seed002_version::walkthrough>, "seed 002's FindMaxOfMax", "FLT_MIN in the final pass: wrong for all-negative arrays">,
+    array_mutant_entry<0x89, "seed002_ties", subjects::seed002_reducer<subjects::seed002_version::ties_only>, "seed 002's tie-breaking", "equal values across lanes and strides do not go to the lowest index">,
+    array_mutant_entry<0x8a, "yamr_sentinel", subjects::yamr_reducer, "seed 003's YAMR", "the -3.402e+38 sentinel wins over -FLT_MAX and -inf">,
+    array_mutant_entry<0x8b, "std_max_fold_propagate", mutants::std_max_fold_propagate<binary32>, "std::max folds", "`a < b ? b : a` claiming NaN propagation: position-dependent">>;
+static_assert(ids_unique<concat<reducers, reducer_mutants, array_mutants>>());
+
+// Keyed folds (reducer.hpp): keyed_reducer<M>'s fold shapes, for any mapping M, under any policy
+// given at run time. Fold<M>::run(policy, op, xs, seed, threads) gives the answer.
+template <std::uint8_t Id, text Name, template <class> class Fold, text Description>
+struct fold_entry {
+    static constexpr std::uint8_t id = Id;
+    static constexpr std::string_view name = Name.view();
+    template <class M>
+    using on = Fold<M>;
+    static constexpr bool arg = requires { Fold<sign_flip<binary32>>::arg; };
+    static constexpr kind what = arg ? kind::arg_reducer : kind::value_reducer;
+    static constexpr about info{Id, Name.view(), what, "keyed_reducer", Description.view(), std::nullopt};
+};
+
+namespace folds_of {
+template <class M>
+using S = typename M::format::storage;
+template <class M>
+struct sequential {
+    static auto run(policy p, reduce_op op, std::span<const S<M>> xs, std::uint64_t, unsigned) { return keyed_reducer<M>::sequential(p, op, xs); }
+};
+template <class M>
+struct pairwise_tree {
+    static auto run(policy p, reduce_op op, std::span<const S<M>> xs, std::uint64_t, unsigned) { return keyed_reducer<M>::pairwise_tree(p, op, xs); }
+};
+template <class M>
+struct permuted {
+    static auto run(policy p, reduce_op op, std::span<const S<M>> xs, std::uint64_t seed, unsigned) { return keyed_reducer<M>::permuted(p, op, xs, seed); }
+};
+template <class M>
+struct simulated_atomic {
+    static auto run(policy p, reduce_op op, std::span<const S<M>> xs, std::uint64_t seed, unsigned threads) {
+        return keyed_reducer<M>::simulated_atomic(p, op, xs, seed, threads);
+    }
+};
+template <class M>
+struct arg_sequential {
+    static constexpr bool arg = true;
+    static auto run(policy p, reduce_op op, std::span<const S<M>> xs, std::uint64_t, unsigned) { return keyed_reducer<M>::arg_sequential(p, op, xs); }
+};
+template <class M>
+struct arg_simulated_atomic {
+    static constexpr bool arg = true;
+    static auto run(policy p, reduce_op op, std::span<const S<M>> xs, std::uint64_t seed, unsigned threads) {
+        return keyed_reducer<M>::arg_simulated_atomic(p, op, xs, seed, threads);
+    }
+};
+}  // namespace folds_of
+
+using folds = list<
+    fold_entry<0x21, "sequential", folds_of::sequential, "a left fold of keys">,
+    fold_entry<0x22, "pairwise_tree", folds_of::pairwise_tree, "recursive halves: a block's tree reduction">,
+    fold_entry<0x23, "permuted", folds_of::permuted, "a fold in a random order">,
+    fold_entry<0x24, "simulated_atomic", folds_of::simulated_atomic, "per-thread folds published through one atomic word, interleaved">,
+    fold_entry<0x25, "arg_sequential", folds_of::arg_sequential, "argmax/argmin: key and index packed in one word, folded">,
+    fold_entry<0x26, "arg_simulated_atomic", folds_of::arg_simulated_atomic, "argmax/argmin through one atomic word, interleaved">>;
+static_assert(ids_unique<concat<reducers, reducer_mutants, array_mutants, folds>>());
+
+// Runtime metadata of every entry of a list, in order.
+template <class List>
+constexpr auto infos() {
+    return []<class... E>(list<E...>*) {
+        struct all {
+            about items[sizeof...(E) + 1];
+            constexpr const about* begin() const { return items; }
+            constexpr const about* end() const { return items + sizeof...(E); }
+        };
+        return all{{E::info..., about{}}};
+    }(static_cast<List*>(nullptr));
+}
+
+}  // namespace flipcheck::registry
