@@ -1,6 +1,7 @@
 // The flipcheck command. With no arguments it is the main job: sweep every built-in mapping over
 // every format on the best backend present, print the table, exit 0 only if all pass.
-// Exit codes: 0 pass, 1 a law failed, 2 bad input, 3 the GPU failed (a CUDA error), 4 an internal
+// Exit codes: 0 pass, 1 a law failed, 2 bad input, 3 the GPU failed (a CUDA error) or a plug-in's
+// subject could not run, 4 an internal
 // error (a bug in flipcheck: please report it), 130 interrupted (a checkpoint resumes it).
 #include <algorithm>
 #include <atomic>
@@ -19,6 +20,7 @@
 
 #include "flipcheck/error.hpp"
 #include "audit.hpp"
+#include "check.hpp"
 #include "mutants.hpp"
 #include "progress.hpp"
 #include "reductions.hpp"
@@ -390,6 +392,20 @@ int main(int argc, char** argv) {
     mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
     mutants->add_flag("--markdown", markdown, "print the kill table as Markdown (for the README)");
 
+    check_args ca;
+    auto* check = app.add_subcommand("check", "check your own compiled subjects: a shared library made with FLIPCHECK_EXPORT_SUBJECTS");
+    check->add_option("--plugin", ca.plugin, "the shared library (FILE.so)")->required();
+    check->add_option("--subject", ca.subject, "only this subject (default: every one the library exports)");
+    check->add_option("--format", ca.format, "require the subjects to be of this format")->check(CLI::IsMember(format_names()));
+    check->add_option("--device", ca.device, "cpu or auto (subjects run on the host; see --help of the README)")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    check->add_option("--key", ca.key, "a mapping: check every law at this key only");
+    check->add_option("--case", ca.case_file, "a reducer: check only the case in FILE (as a failure prints it)");
+    check->add_flag("--all", ca.all, "a mapping: find every failing key instead of stopping at the first failing chunk");
+    check->add_option("--seed", ca.seed, "seed of the random stages (default 1)");
+    check->add_option("--cases", ca.cases, "random arrays per reducer (default 2000)");
+    check->add_option("--json", ca.json, "also write the verdicts as JSON to FILE");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -403,6 +419,7 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     try {
         if (*sweep) return run_sweep(sa);
+        if (*check) return run_check(ca);
         if (*list) return run_list();
         if (*audit) return run_audit_command(audit_device, audit_json, audit_randoms);
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
@@ -412,6 +429,9 @@ int main(int argc, char** argv) {
         return exit_bad_input;
     } catch (const fc::device_error& e) {
         fmt::print(stderr, "flipcheck: the GPU failed: {}\n(run with --device cpu to check on the CPU instead)\n", e.what());
+        return exit_device;
+    } catch (const fc::subject_error& e) {
+        fmt::print(stderr, "flipcheck: {}\n", e.what());
         return exit_device;
     } catch (const std::exception& e) {
         fmt::print(stderr, "flipcheck: internal error: {}\n(this is a bug in flipcheck; please report it with the command you ran)\n", e.what());

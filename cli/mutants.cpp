@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "flipcheck/check.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/registry.hpp"
@@ -223,7 +224,12 @@ kill_result kill_array_reducer(backend) {
     using S = typename F::storage;
     array_driver d;
     if constexpr (requires { R::large_input; }) d = {2000, R::large_input};
-    return kill_array<F>([](const std::vector<S>& xs) { return judge_answer<R>(xs, R::reduce(std::span<const S>(xs))); }, d);
+    return kill_array<F>(
+        [](const std::vector<S>& xs) {
+            if constexpr (arg_reducer_function<R>) return judge_answer<R>(xs, R::arg_reduce(std::span<const S>(xs)));
+            else return judge_answer<R>(xs, R::reduce(std::span<const S>(xs)));
+        },
+        d);
 }
 
 #if FLIPCHECK_HAVE_GPU

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "flipcheck/format.hpp"
-#include "generators.hpp"
+#include "flipcheck/rapidcheck/generators.hpp"
 
 namespace fc = flipcheck;
 

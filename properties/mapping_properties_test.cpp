@@ -7,7 +7,7 @@
 
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/mutants.hpp"
-#include "plugin.hpp"
+#include "testing.hpp"
 #include "registry_types.hpp"
 
 namespace fc = flipcheck;

@@ -14,7 +14,7 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/mutants.hpp"
 #include "flipcheck/reducer.hpp"
-#include "plugin.hpp"
+#include "testing.hpp"
 #include "registry_types.hpp"
 
 namespace fc = flipcheck;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The whole GPU session in one command, for the lent GPU machine: builds nothing, changes no GPU
 # setting. BIN holds binaries built here (flipcheck, gpu_sweep_test, gpu_sweep_bench, yamr_demo,
-# replay_gpu_subjects, gpu_reduce_properties_test, gpu_reduce_bench); every log goes to OUT, packed
-# into one archive (the device tool brings back few files). PARTS picks what runs (both by
-# default; each fits one 10-minute device call): sweep (the mapping sweeps, CLI, audit, fuzz
-# replay, YAMR, the main job's timing) and reductions (gpu/run_reductions_on_device.sh).
-#   [PARTS=sweep|reductions|sweep,reductions] scripts/device_run.sh BIN OUT
+# replay_gpu_subjects, gpu_reduce_properties_test, gpu_reduce_bench, gpu_check_test,
+# gpu_check_bench, examples_gpu_test); every log goes to OUT, packed into one archive (the device
+# tool brings back few files). PARTS picks what runs (all by default; each fits one 10-minute
+# device call): sweep (the mapping sweeps, CLI, audit, fuzz replay, YAMR, the main job's timing),
+# reductions (gpu/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
+# sweep_launch.cuh, examples/gpu_test.cu as built against the installed package).
+#   [PARTS=sweep|reductions|plugin|...] scripts/device_run.sh BIN OUT
 # FLIPCHECK_REQUIRE_GPU=1 is set for every step, so nothing here can pass by skipping.
 # Exit status: 0 when every step gave its expected status, 1 otherwise (summary.txt says which).
 set -u
@@ -32,7 +34,17 @@ run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and t
     tee -a "$logs/summary.txt"
 }
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
-parts=${PARTS:-sweep,reductions}
+parts=${PARTS:-sweep,reductions,plugin}
+if [[ $parts == *plugin* ]]; then
+  one=GpuCheck.a_failure_shrinks_and_names_the_shape
+  run gpu_check_test 0 "$bin/gpu_check_test"
+  run gpu_check_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/gpu_check_test" --gtest_filter=$one
+  run gpu_check_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/gpu_check_test" --gtest_filter=$one
+  run gpu_check_bench 0 "$bin/gpu_check_bench" --repeats 5
+  run examples_gpu_test 0 "$bin/examples_gpu_test"
+  run examples_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/examples_gpu_test" --gtest_filter='AtomicArgmaxFloat.*:KernelMax.gpu_edge_battery'
+  run examples_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/examples_gpu_test" --gtest_filter='AtomicArgmaxFloat.gpu_warp:AtomicMaxFloat.gpu_block_shared'
+fi
 if [[ $parts == *reductions* ]]; then
   run reductions 0 gpu/run_reductions_on_device.sh "$bin" "$logs/reductions"
 fi

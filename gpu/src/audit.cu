@@ -2,7 +2,7 @@
 // library; `flipcheck audit` then classifies the answers against the oracle's policies.
 #include "flipcheck/gpu/audit.hpp"
 
-#include "cuda_check.hpp"
+#include "flipcheck/gpu/detail/cuda_check.hpp"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/cstdint>

@@ -12,8 +12,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
+#include "flipcheck/gpu/detail/cuda_check.hpp"
+#include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/reduce.cuh"
 #include "flipcheck/gpu/reduce.hpp"
 #include "flipcheck/gpu/seed002.cuh"

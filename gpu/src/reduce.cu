@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "kernel_reducers.cuh"
-#include "registry_types.hpp"
+#include "flipcheck/gpu/detail/registry_types.hpp"
 
 namespace flipcheck::gpu {
 namespace {

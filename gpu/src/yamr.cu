@@ -1,6 +1,6 @@
 #include "flipcheck/gpu/yamr.hpp"
 
-#include "device_buffer.hpp"
+#include "flipcheck/gpu/detail/device_buffer.hpp"
 
 #include <cuda_runtime.h>
 

@@ -23,7 +23,7 @@
 #include "flipcheck/gpu/yamr.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/registry.hpp"
-#include "generators.hpp"
+#include "flipcheck/rapidcheck/generators.hpp"
 #include "p3008_check.hpp"
 #include "require_device.hpp"
 

@@ -1,6 +1,6 @@
 #include "p3008_check.hpp"
 
-#include "device_buffer.hpp"
+#include "flipcheck/gpu/detail/device_buffer.hpp"
 
 #include <cuda_runtime.h>
 

@@ -8,10 +8,12 @@
 // S cas(S expected, S desired) returning the old value.
 #pragma once
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/oracle.hpp"
@@ -19,6 +21,52 @@
 #include "flipcheck/reducer.hpp"
 
 namespace flipcheck::atomic {
+
+// A CPU word: each call is one atomic step. Replaying updates in a chosen order is exactly an
+// interleaving of atomic read-modify-writes, since each of them is linearizable.
+// Its methods are FLIPCHECK_HD only so that CUDA sources, which compile a strategy for both
+// sides, may also replay it on the host.
+template <class S>
+struct sequential_word {
+    S value;
+    FLIPCHECK_HD S load() const { return value; }
+    FLIPCHECK_HD S fetch_max(S v) { const S old = value; value = v > value ? v : value; return old; }
+    FLIPCHECK_HD S fetch_min(S v) { const S old = value; value = v < value ? v : value; return old; }
+    FLIPCHECK_HD S fetch_max_signed(S v) { const S old = value; value = as_signed(v) > as_signed(value) ? v : value; return old; }
+    FLIPCHECK_HD S fetch_min_signed(S v) { const S old = value; value = as_signed(v) < as_signed(value) ? v : value; return old; }
+    FLIPCHECK_HD S cas(S expected, S desired) { const S old = value; if (old == expected) value = desired; return old; }
+    FLIPCHECK_HD static auto as_signed(S v) { return typename detail::signed_of<S>::type(v); }
+};
+
+// The shapes of an atomic strategy, the plug-in form of float atomic max/min on integer atomics
+// (`mapped`, `signbit_dispatch`, `cas_loop` and `packed_arg` above are all of it):
+//   format, op, declared, name  what it reduces, which way, under which policy it claims;
+//   init()                      the word's starting value (Word's storage: its return type);
+//   update(word, bits)          one element's atomic step(s) on any Word (core's
+//                               sequential_word, gpu's cuda_word on global or shared memory);
+//   result(word)                the answer's bits, read from the final word;
+// and for argmax/argmin, update(word, bits, index) and index(word) instead of the last two.
+// The checks: check.hpp (CPU interleavings), gpu/check.cuh (real atomics on a GPU).
+template <class A>
+concept atomic_strategy_common = format<typename A::format> && requires {
+    { A::name } -> std::convertible_to<std::string_view>;
+    { A::op } -> std::convertible_to<reduce_op>;
+    { A::declared } -> std::convertible_to<policy>;
+    { A::init() } -> std::unsigned_integral;
+};
+template <class A>
+concept atomic_strategy = atomic_strategy_common<A> &&
+    requires(sequential_word<std::remove_cvref_t<decltype(A::init())>>& w, typename A::format::storage bits) {
+        A::update(w, bits);
+        { A::result(w.value) } -> std::convertible_to<typename A::format::storage>;
+    };
+template <class A>
+concept arg_atomic_strategy = atomic_strategy_common<A> &&
+    requires(sequential_word<std::remove_cvref_t<decltype(A::init())>>& w, typename A::format::storage bits, std::uint32_t i) {
+        A::update(w, bits, i);
+        { A::index(w.value) } -> std::convertible_to<std::size_t>;
+    };
+
 
 // The mapped-key strategy: the word holds keys and integer max/min does the work. The NaN
 // policy decides what a NaN contributes: total_order its own key; propagate the canonical NaN
@@ -137,20 +185,6 @@ struct packed_arg {
     FLIPCHECK_HD static std::uint32_t index(std::uint64_t word) noexcept {
         return invert ? ~std::uint32_t(word) : std::uint32_t(word);
     }
-};
-
-// A CPU word: each call is one atomic step. Replaying updates in a chosen order is exactly an
-// interleaving of atomic read-modify-writes, since each of them is linearizable.
-template <class S>
-struct sequential_word {
-    S value;
-    S load() const { return value; }
-    S fetch_max(S v) { const S old = value; value = v > value ? v : value; return old; }
-    S fetch_min(S v) { const S old = value; value = v < value ? v : value; return old; }
-    S fetch_max_signed(S v) { const S old = value; value = as_signed(v) > as_signed(value) ? v : value; return old; }
-    S fetch_min_signed(S v) { const S old = value; value = as_signed(v) < as_signed(value) ? v : value; return old; }
-    S cas(S expected, S desired) { const S old = value; if (old == expected) value = desired; return old; }
-    static auto as_signed(S v) { return typename detail::signed_of<S>::type(v); }
 };
 
 // One reducer of registry.hpp's atomic shape over xs on a CPU word, one atomic step per element

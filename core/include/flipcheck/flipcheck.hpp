@@ -1,8 +1,26 @@
-// Everything in core/, for users who want one include.
+// Every host header of flipcheck::core, for users who want one include. (Not included: export.hpp,
+// whose macro writes a plug-in's entry point, and plugin.hpp, the plug-in loader, which needs
+// dlopen; the RapidCheck macros are flipcheck/rapidcheck.hpp, the GPU headers flipcheck/gpu/.)
 #pragma once
 #include "flipcheck/hd.hpp"
+#include "flipcheck/error.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/policy.hpp"
+#include "flipcheck/random.hpp"
 #include "flipcheck/oracle.hpp"
 #include "flipcheck/law.hpp"
+#include "flipcheck/edge_values.hpp"
+#include "flipcheck/draw.hpp"
+#include "flipcheck/describe.hpp"
+#include "flipcheck/reducer.hpp"
+#include "flipcheck/atomic.hpp"
+#include "flipcheck/p3008.hpp"
+#include "flipcheck/mutants.hpp"
+#include "flipcheck/registry.hpp"
+#include "flipcheck/report.hpp"
+#include "flipcheck/checkpoint.hpp"
+#include "flipcheck/sweep.hpp"
+#include "flipcheck/sampled.hpp"
+#include "flipcheck/audit.hpp"
+#include "flipcheck/check.hpp"

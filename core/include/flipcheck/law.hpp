@@ -96,50 +96,80 @@ struct mapping_laws {
     FLIPCHECK_HD static auto value(S b) noexcept { return F::to_value(b); }
     FLIPCHECK_HD static S neg(S b) noexcept { return S(b | F::sign_mask); }
 
-    FLIPCHECK_HD static bool round_trip_key(S k) noexcept { return M::encode(M::decode(k)) == k; }
-    FLIPCHECK_HD static bool round_trip_bits(S b) noexcept { return M::decode(M::encode(b)) == b; }
-    FLIPCHECK_HD static bool successor_order(S k) noexcept {
-        return (k == last) | oracle::total_less(value(M::decode(k)), value(M::decode(S(k + 1))));
+    // What the mapping says at and around key k: everything any law reads of the mapping there
+    // (the other mapping calls the laws make are on constants). evaluate(k) computes it; the CPU
+    // sweep computes it for a batch of keys with one mapping call per loop, which vectorizes
+    // where a loop holding all four calls would not, and passes it to the same laws.
+    struct evaluated {
+        S k;          // the key
+        S d0, d1;     // decode(k), decode(k+1)
+        S enc_d0;     // encode(decode(k))
+        S dec_enc_k;  // decode(encode(k))
+    };
+    FLIPCHECK_HD static evaluated evaluate(S k) noexcept {
+        const S d0 = M::decode(k);
+        return {k, d0, M::decode(S(k + 1)), M::encode(d0), M::decode(M::encode(k))};
     }
-    FLIPCHECK_HD static bool zero_placement([[maybe_unused]] S k) noexcept {
+
+    FLIPCHECK_HD static bool round_trip_key(const evaluated& v) noexcept { return v.enc_d0 == v.k; }
+    FLIPCHECK_HD static bool round_trip_bits(const evaluated& v) noexcept { return v.dec_enc_k == v.k; }
+    FLIPCHECK_HD static bool successor_order(const evaluated& v) noexcept {
+        return (v.k == last) | oracle::total_less(value(v.d0), value(v.d1));
+    }
+    FLIPCHECK_HD static bool zero_placement([[maybe_unused]] const evaluated& v) noexcept {
         if constexpr (!F::has_negative_zero) return true;  // no -0: nothing to place
-        else return (M::decode(k) != F::sign_mask) | ((k != last) & (M::decode(S(k + 1)) == S(0)));
+        else return (v.d0 != F::sign_mask) | ((v.k != last) & (v.d1 == S(0)));
     }
-    FLIPCHECK_HD static bool nan_total_order([[maybe_unused]] S k) noexcept {
+    FLIPCHECK_HD static bool nan_total_order([[maybe_unused]] const evaluated& v) noexcept {
         if constexpr (!has_nans) return true;
         else {
-            const auto v = value(M::decode(k));
-            const bool nan = oracle::isnan(v), negative = oracle::signbit(v);
+            const S k = v.k;
+            const auto x = value(v.d0);
+            const bool nan = oracle::isnan(x), negative = oracle::signbit(x);
             return (!nan) | (negative & (k < M::encode(neg(top)))) | (!negative & (k > M::encode(top)));
         }
     }
-    FLIPCHECK_HD static bool nan_propagate([[maybe_unused]] S k) noexcept {
+    FLIPCHECK_HD static bool nan_propagate([[maybe_unused]] const evaluated& v) noexcept {
         if constexpr (!has_nans) return true;
         else if constexpr (one_nan) {
-            const auto v = value(M::decode(k));
+            const S k = v.k;
+            const auto x = value(v.d0);
             const S nan_key = M::encode(F::quiet_nan);
             const bool nan_negative = oracle::signbit(value(F::quiet_nan));
-            return oracle::isnan(v) | (nan_negative & (k > nan_key)) | (!nan_negative & (k < nan_key));
+            return oracle::isnan(x) | (nan_negative & (k > nan_key)) | (!nan_negative & (k < nan_key));
         } else {
-            const auto v = value(M::decode(k));
-            return oracle::isnan(v) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
+            const S k = v.k;
+            const auto x = value(v.d0);
+            return oracle::isnan(x) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
         }
     }
-    FLIPCHECK_HD static bool nan_ignore([[maybe_unused]] S k) noexcept {
+    FLIPCHECK_HD static bool nan_ignore([[maybe_unused]] const evaluated& v) noexcept {
         if constexpr (!has_nans) return true;
         else {
-            const auto v = value(M::decode(k));
-            return oracle::isnan(v) | ((k >= M::encode(neg(top))) & (k <= M::encode(top)));
+            const S k = v.k;
+            const auto x = value(v.d0);
+            return oracle::isnan(x) | ((k >= M::encode(neg(top))) & (k <= M::encode(top)));
         }
     }
 
     // Bit i set = law i failed at key k. No branches on the data: a loop over it vectorizes.
-    FLIPCHECK_HD static law_set failures(S k) noexcept {
-        return law_set(!round_trip_key(k)) << 0 | law_set(!round_trip_bits(k)) << 1 |
-               law_set(!successor_order(k)) << 2 | law_set(!zero_placement(k)) << 3 |
-               law_set(!nan_total_order(k)) << 4 | law_set(!nan_propagate(k)) << 5 |
-               law_set(!nan_ignore(k)) << 6;
+    FLIPCHECK_HD static law_set failures(const evaluated& v) noexcept {
+        return law_set(!round_trip_key(v)) << 0 | law_set(!round_trip_bits(v)) << 1 |
+               law_set(!successor_order(v)) << 2 | law_set(!zero_placement(v)) << 3 |
+               law_set(!nan_total_order(v)) << 4 | law_set(!nan_propagate(v)) << 5 |
+               law_set(!nan_ignore(v)) << 6;
     }
+
+    // The same laws at one key. The mapping is a pure function, so the calls a law does not
+    // read are dead code once inlined.
+    FLIPCHECK_HD static bool round_trip_key(S k) noexcept { return round_trip_key(evaluate(k)); }
+    FLIPCHECK_HD static bool round_trip_bits(S k) noexcept { return round_trip_bits(evaluate(k)); }
+    FLIPCHECK_HD static bool successor_order(S k) noexcept { return successor_order(evaluate(k)); }
+    FLIPCHECK_HD static bool zero_placement(S k) noexcept { return zero_placement(evaluate(k)); }
+    FLIPCHECK_HD static bool nan_total_order(S k) noexcept { return nan_total_order(evaluate(k)); }
+    FLIPCHECK_HD static bool nan_propagate(S k) noexcept { return nan_propagate(evaluate(k)); }
+    FLIPCHECK_HD static bool nan_ignore(S k) noexcept { return nan_ignore(evaluate(k)); }
+    FLIPCHECK_HD static law_set failures(S k) noexcept { return failures(evaluate(k)); }
 
     // The sweeps' filter, on CPU and GPU alike: for every key but the format's last (which has no
     // successor: sweeps check it exactly), quick_ok(k) implies that every law holds at k, at about
@@ -155,15 +185,17 @@ struct mapping_laws {
     //   nan_propagate,   ok needs k in [lo, hi], the intersection of (key(-qNaN), key(+qNaN)) and
     //   nan_ignore       [key(neg(top)), key(top)], which is what each asks of a number's key. With
     //                    one NaN pattern only its side bounds [lo, hi]; without NaNs both hold.
-    FLIPCHECK_HD static bool quick_ok(S k) noexcept {
-        const number_keys r = number_key_range();
-        const S lo = r.lo, hi = r.hi;
+    // The overload on evaluate(k) takes number_key_range() too, so that a loop computes it once.
+    struct number_keys;
+    FLIPCHECK_HD static bool quick_ok(S k) noexcept { return quick_ok(evaluate(k), number_key_range()); }
+    FLIPCHECK_HD static bool quick_ok(const evaluated& v, const number_keys& r) noexcept {
+        const S k = v.k, lo = r.lo, hi = r.hi;
         const bool empty = r.empty;
-        const S d0 = M::decode(k), d1 = M::decode(S(k + 1));
+        const S d0 = v.d0, d1 = v.d1;
         const bool negative_zero = F::has_negative_zero && d0 == F::sign_mask;
         const bool ordered = (negative_zero & (d1 == S(0))) | (!negative_zero & (value(d0) < value(d1)));
         const bool in_range = !empty & (S(k - lo) <= S(hi - lo));
-        return (M::encode(d0) == k) & (M::decode(M::encode(k)) == k) & ordered & in_range;
+        return (v.enc_d0 == k) & (v.dec_enc_k == k) & ordered & in_range;
     }
     // quick_ok's [lo, hi] (see above): where the NaN laws let a number's key be; `empty` if nowhere.
     struct number_keys {

@@ -24,6 +24,7 @@ struct sign_flip {
     using format = F;
     using storage = typename F::storage;
     static constexpr std::string_view name = "sign_flip";
+    static constexpr bool fused_filter = true;  // sweep.hpp's any_failure: measured faster in one loop
     FLIPCHECK_HD static constexpr storage encode(storage b) noexcept {
         if ((b & F::sign_mask) == 0) return storage(b | F::sign_mask);
         return storage(~b);
@@ -42,6 +43,7 @@ struct sign_flip_branchless {
     using format = F;
     using storage = typename F::storage;
     static constexpr std::string_view name = "sign_flip_branchless";
+    static constexpr bool fused_filter = true;  // sweep.hpp's any_failure: measured faster in one loop
     static constexpr int shift = F::width - 1;
     FLIPCHECK_HD static constexpr storage encode(storage b) noexcept {
         const storage mask = storage(storage(0u - storage(b >> shift)) | F::sign_mask);
@@ -77,6 +79,7 @@ struct signed_key {
     using storage = typename F::storage;
     using signed_storage = typename detail::signed_of<storage>::type;
     static constexpr std::string_view name = "signed_key";
+    static constexpr bool fused_filter = true;  // sweep.hpp's any_failure: measured faster in one loop
     static constexpr int shift = F::width - 1;
     FLIPCHECK_HD static constexpr signed_storage signed_encode(storage b) noexcept {
         const signed_storage s = signed_storage(b);

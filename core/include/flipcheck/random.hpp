@@ -21,6 +21,7 @@ struct splitmix64 {
     std::uint64_t state;
     FLIPCHECK_HD std::uint64_t operator()() noexcept { return mix64(state += 0x9e3779b97f4a7c15ull); }
     FLIPCHECK_HD std::uint64_t below(std::uint64_t n) noexcept { return (*this)() % n; }  // n > 0
+    FLIPCHECK_HD std::uint64_t next() noexcept { return (*this)(); }  // the interface draw.hpp takes
 };
 }  // namespace detail
 

@@ -340,7 +340,7 @@ struct array_mutant_entry {
     static constexpr std::uint8_t id = Id;
     static constexpr std::string_view name = Name.view();
     using type = R;
-    static constexpr bool arg = std::is_same_v<decltype(R::reduce({})), std::optional<std::size_t>>;
+    static constexpr bool arg = requires { R::arg_reduce({}); };  // check.hpp's arg_reducer_function
     static constexpr kind what = arg ? kind::arg_mutant : kind::value_mutant;
     static constexpr law_id killed_by = arg ? law_id::arg_reducer_agreement : law_id::reducer_agreement;
     static constexpr about info{Id, Name.view(), what, Origin.view(), Description.view(), killed_by};

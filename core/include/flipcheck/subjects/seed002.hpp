@@ -102,7 +102,7 @@ struct seed002_reducer {
         if (V == seed002_version::ties_only) c.final_init = std::numeric_limits<float>::lowest();  // both fixed but ties
         return c;
     }
-    static std::optional<std::size_t> reduce(std::span<const std::uint32_t> xs) {
+    static std::optional<std::size_t> arg_reduce(std::span<const std::uint32_t> xs) {
         std::vector<float> v;
         for (auto x : xs) v.push_back(bit_cast<float>(x));
         return std::size_t(seed002_argmax(config(), v).index);

@@ -1,8 +1,9 @@
 // The GPU sweep, callable from plain host code: no CUDA types cross this header, so the CLI
 // (built by g++) links against flipcheck::gpu like any static library. The kernels live in
-// include/flipcheck/gpu/sweep.cuh; src/sweep.cu holds the launcher, instantiated for every
+// sweep.cuh, the launcher template in sweep_launch.cuh. The library instantiates it for every
 // (mapping, format) of registry::sweepable (a mapping or mutant added to the registry gets GPU
-// kernels with no edit here). A mapping outside the registry makes gpu::sweep throw input_error.
+// kernels with no edit here); any other mapping, a user's own, works from a CUDA source that
+// includes sweep_launch.cuh.
 //
 // A GPU report means exactly what a CPU report means (report.hpp), field for field:
 //   - exhaustive (every format given a range, and formats of up to 32 bits without one): the
@@ -78,16 +79,19 @@ inline constexpr std::size_t instance_of = find_instance<M>();
 template <class M>
 inline constexpr bool has_kernel = instance_of<M> != no_instance;
 
+// The launcher template (sweep_launch.cuh): defined there, instantiated by any CUDA source that
+// includes it, for any mapping.
+template <class M>
+sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_timing* t);
+
+// The registry's mappings go through the library's table, so that g++-built code needs no CUDA;
+// any other mapping through the template, which a CUDA source of the caller must instantiate (by
+// including sweep_launch.cuh; otherwise the link fails with "undefined reference to
+// flipcheck::gpu::detail::run_on_device<...>").
 template <class M>
 sweep_report run(const sweep_options& o, const run_controls& c, sweep_timing* t) {
-    static_assert(has_kernel<M>);
-    return launcher_of(instance_of<M>)(o, c, t);
-}
-
-template <class M>
-[[noreturn]] void no_kernel() {
-    throw input_error("this build has no GPU kernel for " + std::string(M::name) + " on " +
-                      std::string(M::format::name) + " (only the mappings of registry::sweepable, core/include/flipcheck/registry.hpp, have one); use --device cpu");
+    if constexpr (has_kernel<M>) return launcher_of(instance_of<M>)(o, c, t);
+    else return run_on_device<M>(o, c, t);
 }
 }  // namespace detail
 
@@ -95,27 +99,19 @@ template <class M>
 // sampled_sweep<M> plus random keys). report.backend is "gpu".
 template <class M>
 sweep_report sweep(const sweep_options& o, sweep_timing* timing = nullptr) {
-    if constexpr (detail::has_kernel<M>) {
-        detail::run_controls c;
-        c.sampled = M::format::width == 64 && !o.range;
-        return detail::run<M>(o, c, timing);
-    } else {
-        detail::no_kernel<M>();
-    }
+    detail::run_controls c;
+    c.sampled = M::format::width == 64 && !o.range;
+    return detail::run<M>(o, c, timing);
 }
 
 // The sampled domain with explicit parameters (binary64 only; o.range is ignored).
 template <class M>
 sweep_report sampled_sweep(const sweep_options& o, const sampled_params& p = {}, sweep_timing* timing = nullptr) {
     static_assert(M::format::width == 64, "the sampled domain is for binary64");
-    if constexpr (detail::has_kernel<M>) {
-        detail::run_controls c;
-        c.sampled = true;
-        c.params = p;
-        return detail::run<M>(o, c, timing);
-    } else {
-        detail::no_kernel<M>();
-    }
+    detail::run_controls c;
+    c.sampled = true;
+    c.params = p;
+    return detail::run<M>(o, c, timing);
 }
 
 // Field-by-field comparison of what two runs found: format, mapping, domain, laws, range,
@@ -150,17 +146,15 @@ std::vector<std::string> cross_check(const sweep_options& o) {
     if (g.counterexamples != cpu.counterexamples)
         diffs.push_back("counterexamples: the GPU's first ones differ from the CPU's (the CPU checked " +
                         std::to_string(cpu.keys_checked) + " keys, the GPU " + std::to_string(g.keys_checked) + ")");
-    if constexpr (detail::has_kernel<M>) {
-        sweep_options same = o;
-        same.range = key_range{cpu.range.begin, cpu.range.begin + cpu.keys_checked};
-        same.part = {};
-        detail::run_controls c;
-        c.stop_early = false;
-        sweep_report prefix = detail::run<M>(same, c, nullptr);
-        prefix.range = cpu.range;
-        prefix.stopped_early = cpu.stopped_early;
-        for (auto& d : compare_reports(prefix, cpu)) diffs.push_back("over the CPU's keys: " + d);
-    }
+    sweep_options same = o;
+    same.range = key_range{cpu.range.begin, cpu.range.begin + cpu.keys_checked};
+    same.part = {};
+    detail::run_controls c;
+    c.stop_early = false;
+    sweep_report prefix = detail::run<M>(same, c, nullptr);
+    prefix.range = cpu.range;
+    prefix.stopped_early = cpu.stopped_early;
+    for (auto& d : compare_reports(prefix, cpu)) diffs.push_back("over the CPU's keys: " + d);
     return diffs;
 }
 

@@ -1,31 +1,26 @@
-// RapidCheck generators of raw bit patterns and arrays of them, for every format. RapidCheck's own
-// gen::arbitrary<float>() never yields NaN, infinity, -0 or subnormals (generators_test.cpp shows it), which is
-// where mappings break, so values are drawn as bits, and shrink as bits too:
+// The random draws of every random stage (RapidCheck's generators, the plug-in checker's random
+// arrays), written once over any generator with a `std::uint64_t next()`: rc::Random or
+// detail::splitmix64. Values are drawn as bits, since float draws never reach NaN, infinity, -0
+// or subnormals, which is where mappings break; and they simplify as bits:
 //   a number  -> +0, then -0, then fewer mantissa bits, then a smaller exponent, then + sign;
 //   a NaN     -> +0, then the canonical quiet NaN, then + sign, quiet, a smaller payload.
 // Every candidate is strictly simpler under one well-founded order (numbers before NaNs; numbers
 // by (magnitude, sign); NaNs by (payload, signalling, sign)), so shrinking always terminates.
 #pragma once
-#include <rapidcheck.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <string>
-#include <utility>
+#include <iterator>
 #include <vector>
 
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/format.hpp"
 
-namespace flipcheck::gen {
+namespace flipcheck::draw {
 
-namespace detail {
-
-// The shrink candidates of one pattern, simplest first.
+// The shrink candidates of one pattern, simplest first (see the order above).
 template <format F>
-rc::Seq<typename F::storage> shrink_bits(typename F::storage b) {
+std::vector<typename F::storage> simpler_bits(typename F::storage b) {
     using S = typename F::storage;
     std::vector<S> out;
     auto add = [&](S c) {
@@ -40,7 +35,7 @@ rc::Seq<typename F::storage> shrink_bits(typename F::storage b) {
         // A smaller payload that keeps the NaN a NaN (a signalling one needs a non-zero payload).
         const S low = S(F::quiet_bit - 1), payload = S(b & low), floor = (b & F::quiet_bit) ? S(0) : S(1);
         for (S d = S(payload - floor); payload > floor && d > 0; d = S(d / 2)) add(S((b & ~low) | (payload - d)));
-        return rc::seq::fromContainer(std::move(out));
+        return out;
     }
     if (sign) add(F::sign_mask);
     const S m = F::mantissa_field(b), e = F::exponent_field(b);
@@ -51,12 +46,12 @@ rc::Seq<typename F::storage> shrink_bits(typename F::storage b) {
     }
     for (S d = e; d > 0; d = S(d / 2)) add(S(sign | S(S(e - d) << F::mantissa_bits) | m));
     if (sign) add(S(b & ~F::sign_mask));
-    return rc::seq::fromContainer(std::move(out));
+    return out;
 }
 
 // A NaN of the given sign: quiet or signalling, canonical or with a random payload.
-template <format F>
-typename F::storage random_nan(rc::Random& r, typename F::storage sign) {
+template <format F, class Rng>
+typename F::storage nan(Rng& r, typename F::storage sign) {
     using S = typename F::storage;
     const std::uint64_t u = r.next();
     const S quiet = (u & 1) ? F::quiet_bit : S(0);
@@ -68,8 +63,8 @@ typename F::storage random_nan(rc::Random& r, typename F::storage sign) {
 // One draw: 30% uniform raw patterns; 40% edge values, class first (zero, infinity, NaN, a
 // subnormal edge, a normal edge, any of core's edge_values) so that every class of each sign
 // gets several percent of draws in every format; 30% a uniform exponent, then a uniform mantissa.
-template <format F>
-typename F::storage draw_bits(rc::Random& r) {
+template <format F, class Rng>
+typename F::storage bits(Rng& r) {
     using S = typename F::storage;
     const std::uint64_t u = r.next();
     const S sign = (u >> 8) & 1 ? F::sign_mask : S(0);
@@ -79,7 +74,7 @@ typename F::storage draw_bits(rc::Random& r) {
         switch ((u >> 12) % 6) {
             case 0: return S(sign | F::zero);
             case 1: return S(sign | F::infinity);
-            case 2: return random_nan<F>(r, sign);
+            case 2: return nan<F>(r, sign);
             case 3: {  // the subnormal edges and their neighbours
                 const S sub[] = {F::denorm_min, S(F::denorm_min + 1), S(F::max_subnormal - 1), F::max_subnormal};
                 return S(sign | sub[pick % 4]);
@@ -99,25 +94,8 @@ typename F::storage draw_bits(rc::Random& r) {
     return S(sign | exponent | S(r.next() & F::mantissa_mask));
 }
 
-// An array shrinks by dropping aligned chunks (halves, quarters, ... single elements: 2n
-// candidates, not the n^2 of rc::shrink::removeChunks, which matters at n = 1025), then by
-// shrinking one element at a time.
-template <format F>
-rc::Seq<std::vector<typename F::storage>> shrink_array(const std::vector<typename F::storage>& xs) {
-    using V = std::vector<typename F::storage>;
-    std::vector<std::pair<std::size_t, std::size_t>> cuts;  // [begin, end) to remove
-    for (std::size_t c = xs.size(); c > 0; c /= 2)
-        for (std::size_t i = 0; i < xs.size(); i += c) cuts.emplace_back(i, std::min(i + c, xs.size()));
-    auto removed = rc::seq::map(rc::seq::fromContainer(std::move(cuts)), [xs](std::pair<std::size_t, std::size_t> cut) {
-        V out(xs.begin(), xs.begin() + std::ptrdiff_t(cut.first));
-        out.insert(out.end(), xs.begin() + std::ptrdiff_t(cut.second), xs.end());
-        return out;
-    });
-    return rc::seq::concat(std::move(removed), rc::shrink::eachElement(xs, &shrink_bits<F>));
-}
-
-template <format F>
-std::vector<typename F::storage> draw_array(rc::Random& r, int size) {
+template <format F, class Rng>
+std::vector<typename F::storage> array(Rng& r, int size) {
     using S = typename F::storage;
     // Lengths around the warp (32) and block (1024) boundaries of GPU reductions, and beyond.
     static constexpr std::size_t lengths[] = {0, 1, 2, 3, 31, 32, 33, 1023, 1024, 1025};
@@ -132,74 +110,36 @@ std::vector<typename F::storage> draw_array(rc::Random& r, int size) {
     switch (u % 8) {
         case 0: {  // ties: a few distinct values, each repeated
             S pool[3];
-            for (S& p : pool) p = draw_bits<F>(r);
+            for (S& p : pool) p = bits<F>(r);
             const std::uint64_t k = 1 + r.next() % 3;
             for (S& x : xs) x = pool[r.next() % k];
             break;
         }
         case 1: {  // a NaN first, last or in the middle (or all three) of random numbers
-            for (S& x : xs) x = draw_bits<F>(r);
+            for (S& x : xs) x = bits<F>(r);
             if (n == 0) break;
             const std::uint64_t where = r.next() % 4;
             const S sign = (r.next() & 1) ? F::sign_mask : S(0);
-            if (where == 0 || where == 3) xs.front() = random_nan<F>(r, sign);
-            if (where == 1 || where == 3) xs.back() = random_nan<F>(r, sign);
-            if (where == 2 || where == 3) xs[n / 2] = random_nan<F>(r, sign);
+            if (where == 0 || where == 3) xs.front() = nan<F>(r, sign);
+            if (where == 1 || where == 3) xs.back() = nan<F>(r, sign);
+            if (where == 2 || where == 3) xs[n / 2] = nan<F>(r, sign);
             break;
         }
         case 2: std::fill(xs.begin(), xs.end(), S(F::infinity | F::sign_mask)); break;  // all -inf
         case 3:  // all NaN, mixed signs and payloads
-            for (S& x : xs) x = random_nan<F>(r, (r.next() & 1) ? F::sign_mask : S(0));
+            for (S& x : xs) x = nan<F>(r, (r.next() & 1) ? F::sign_mask : S(0));
             break;
         case 4:  // mixed +-0, now and then another value
             for (S& x : xs) {
                 const std::uint64_t v = r.next() % 8;
-                x = v < 4 ? F::zero : v < 7 ? F::sign_mask : draw_bits<F>(r);
+                x = v < 4 ? F::zero : v < 7 ? F::sign_mask : bits<F>(r);
             }
             break;
         default:
-            for (S& x : xs) x = draw_bits<F>(r);
+            for (S& x : xs) x = bits<F>(r);
             break;
     }
     return xs;
 }
 
-}  // namespace detail
-
-// Bit patterns of format F: raw, edge classes with neighbours, and exponent-then-mantissa draws.
-template <format F>
-rc::Gen<typename F::storage> bits() {
-    return rc::Gen<typename F::storage>([](const rc::Random& random, int /*size*/) {
-        rc::Random r = random;
-        return rc::shrinkable::shrinkRecur(detail::draw_bits<F>(r), &detail::shrink_bits<F>);
-    });
-}
-
-// Arrays of bit patterns: edge-length, tie, NaN-placement, all -inf, all NaN and +-0 shapes.
-template <format F>
-rc::Gen<std::vector<typename F::storage>> arrays() {
-    using V = std::vector<typename F::storage>;
-    return rc::Gen<V>([](const rc::Random& random, int size) {
-        rc::Random r = random;
-        return rc::shrinkable::shrinkRecur(detail::draw_array<F>(r, size), &detail::shrink_array<F>);
-    });
-}
-
-// "0x80000000 (-0 zero)": hex bits, value and class, for failure messages.
-template <format F>
-std::string show(typename F::storage b) {
-    const classification c = F::classify(b);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "0x%0*llx (%.*g %s)", F::width / 4, static_cast<unsigned long long>(b),
-                  F::width == 64 ? 17 : 9, static_cast<double>(F::to_value(b)), std::string(to_string(c.kind)).c_str());
-    return buf;
-}
-
-template <format F>
-std::string show(const std::vector<typename F::storage>& xs, std::size_t limit = 16) {
-    std::string s = "n=" + std::to_string(xs.size()) + " [";
-    for (std::size_t i = 0; i < xs.size() && i < limit; ++i) s += (i ? ", " : "") + show<F>(xs[i]);
-    return s + (xs.size() > limit ? ", ...]" : "]");
-}
-
-}  // namespace flipcheck::gen
+}  // namespace flipcheck::draw

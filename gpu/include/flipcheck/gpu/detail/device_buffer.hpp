@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "cuda_check.hpp"
+#include "flipcheck/gpu/detail/cuda_check.hpp"
 
 namespace flipcheck::gpu {
 

@@ -1,0 +1,71 @@
+# The plug-in examples (examples/) against an installed copy, as a user would use them:
+#   1. install the build into a scratch prefix;
+#   2. configure, build and ctest examples/ with find_package(flipcheck COMPONENTS rapidcheck [gpu]);
+#   3. known_wrong_test must fail in every suite, and a printed replay line must fail again;
+#   4. the installed `flipcheck check --plugin` passes plugin.so, fails known_wrong_plugin.so with
+#      repro commands that fail again, and refuses bad input with exit code 2.
+# Arguments: BUILD (the build to install), SOURCE (examples/), WORK (scratch), CXX, GPU (ON/OFF),
+# CUDA (nvcc, when GPU).
+function(must_run expect_rc what)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(out "${out}${err}" PARENT_SCOPE)
+  if(NOT rc STREQUAL expect_rc)
+    message(FATAL_ERROR "${what}: exit code ${rc}, expected ${expect_rc}\n${out}${err}")
+  endif()
+endfunction()
+function(must_contain text what)
+  string(FIND "${out}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${what}: the output lacks '${text}'\n${out}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+must_run(0 "install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
+set(config -S ${SOURCE} -B ${WORK}/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${WORK}/prefix
+           -DCMAKE_CXX_COMPILER=${CXX} -DWITH_GPU=${GPU})
+if(GPU)
+  list(APPEND config -DCMAKE_CUDA_COMPILER=${CUDA})
+endif()
+must_run(0 "configuring the examples" ${CMAKE_COMMAND} ${config})
+must_run(0 "building the examples" ${CMAKE_COMMAND} --build ${WORK}/build -j 2)
+must_run(0 "the examples' tests" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build --output-on-failure)
+message(STATUS "examples: ${out}")
+
+# Known-wrong subjects: every suite fails, each with a counterexample and a replay line.
+must_run(1 "known_wrong_test" ${WORK}/build/known_wrong_test)
+foreach(t AtomicMaxGe0.edge_battery AtomicMaxGe0.random_arrays MaxStdFold.edge_battery MaxStdFold.random_arrays
+          KeySignOnly.exhaustive KeySignOnly.successor_order ArgmaxNoInversion.edge_battery ArgmaxNoInversion.large_arrays)
+  must_contain("[  FAILED  ] ${t}" "known_wrong_test")
+endforeach()
+must_contain("replay: FLIPCHECK_CASE='binary32: " "known_wrong_test")
+must_contain("replay: FLIPCHECK_KEY=" "known_wrong_test")
+# The battery's minimal case for the `>= 0` bug, replayed: it fails again; a right case passes.
+set(ENV{FLIPCHECK_CASE} "binary32: 0x80000000")
+must_run(1 "replaying AtomicMaxGe0's case" ${WORK}/build/known_wrong_test --gtest_filter=AtomicMaxGe0.replay)
+set(ENV{FLIPCHECK_CASE} "binary32: 0x3f800000,0x40000000")
+must_run(0 "replaying a right case" ${WORK}/build/known_wrong_test --gtest_filter=AtomicMaxGe0.replay)
+unset(ENV{FLIPCHECK_CASE})
+set(ENV{FLIPCHECK_KEY} "0x00000000")
+must_run(1 "replaying KeySignOnly's key" ${WORK}/build/known_wrong_test --gtest_filter=KeySignOnly.replay)
+unset(ENV{FLIPCHECK_KEY})
+
+# The command line on the plug-in libraries.
+set(flipcheck ${WORK}/prefix/bin/flipcheck)
+if(EXISTS ${flipcheck})
+  must_run(0 "flipcheck check on the right subjects" ${flipcheck} check --plugin ${WORK}/build/libplugin.so)
+  foreach(s float_key atomic_max_float atomic_argmax_float max_propagate nanargmin)
+    must_contain("${s} (" "flipcheck check")
+  endforeach()
+  must_run(1 "flipcheck check on the known-wrong subjects" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so)
+  must_contain("repro: flipcheck check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject atomic_max_ge0 --case atomic_max_ge0.case" "flipcheck check")
+  must_contain("--subject key_sign_only --key 0x" "flipcheck check")
+  # The repro command of the atomic strategy, run from where its case file was written.
+  must_run(1 "the repro command" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject atomic_max_ge0 --case atomic_max_ge0.case)
+  must_run(2 "a missing library" ${flipcheck} check --plugin ${WORK}/nothing.so)
+  must_contain("does not exist" "a missing library")
+  must_run(2 "an unknown subject" ${flipcheck} check --plugin ${WORK}/build/libplugin.so --subject nope)
+  must_contain("has no subject named 'nope' (it has: float_key, " "an unknown subject")
+  must_run(2 "a format the subject does not declare" ${flipcheck} check --plugin ${WORK}/build/libplugin.so --subject float_key --format binary16)
+endif()

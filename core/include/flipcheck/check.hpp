@@ -1,0 +1,675 @@
+// Checking a user's own code: a reducer function, an argmax/argmin function, an atomic strategy or
+// a mapping, each to an exact verdict with a minimal counterexample. Host only; no RapidCheck
+// (flipcheck/rapidcheck.hpp adds RapidCheck's stage and the GoogleTest macros on top of this).
+//
+// A reducer is judged by reducer_laws against the oracle under the policy it declares, in stages
+// that stop at the first failure:
+//   edge_battery        n = 0, then every singleton, ordered pair and ordered triple of the
+//                       format's edge values (edge_values.hpp): 75k arrays for binary32. Exhaustive
+//                       over that set, so it does not depend on a seed.
+//   random_arrays       draw.hpp's arrays (ties, NaN first/last/middle, all -inf, all NaN, +-0, lengths
+//                       around 32 and 1024), seeded: sampled.
+//   order_independence  the same multisets again, reversed, rotated and shuffled; for a value
+//                       reducer also split in two: f({f(a), f(b)}) must be the oracle's answer for a ++ b.
+//   large_arrays        2^20 elements and neighbours of it: the winner tied at the start, the end
+//                       and the warp, block and 2^16 boundaries; the winner once, or a NaN, at the
+//                       far end, the middle or a boundary; only zeros; NaNs at block boundaries.
+// An atomic strategy is replayed on a sequential_word (one atomic step per element), each array in
+// several interleavings; the battery's ordered tuples are every interleaving of its multisets.
+// A failure is shrunk (fewer elements, then simpler bits, draw.hpp's order) while it still fails,
+// and reported with bits, value, class and law, and with a replay string (format_case) that
+// parse_case reads back: the RapidCheck macros and `flipcheck check --case` take it.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "flipcheck/atomic.hpp"
+#include "flipcheck/describe.hpp"
+#include "flipcheck/draw.hpp"
+#include "flipcheck/edge_values.hpp"
+#include "flipcheck/error.hpp"
+#include "flipcheck/law.hpp"
+#include "flipcheck/policy.hpp"
+#include "flipcheck/random.hpp"
+#include "flipcheck/sampled.hpp"
+#include "flipcheck/sweep.hpp"
+
+namespace flipcheck {
+
+// A reducer function: a type with the answer for a whole array, e.g. a wrapper around a user's
+// kernel launch, a library call or a CPU loop. Empty input: return std::nullopt.
+// (A `name` is optional: subject_of takes one where the type has none.)
+template <class R>
+concept reducer_function = format<typename R::format> && requires(std::span<const typename R::format::storage> xs) {
+    { R::op } -> std::convertible_to<reduce_op>;
+    { R::declared } -> std::convertible_to<policy>;
+    { R::reduce(xs) } -> std::same_as<std::optional<typename R::format::storage>>;
+};
+// The argmax/argmin form: the index of the answer (nothing for n = 0, or all NaN under ignore).
+// Named arg_reduce, not reduce: for binary64 the bits and an index are both 64-bit words.
+template <class R>
+concept arg_reducer_function = format<typename R::format> && requires(std::span<const typename R::format::storage> xs) {
+    { R::op } -> std::convertible_to<reduce_op>;
+    { R::declared } -> std::convertible_to<policy>;
+    { R::arg_reduce(xs) } -> std::same_as<std::optional<std::size_t>>;
+};
+
+enum class check_stage : std::uint8_t { edge_battery, random_arrays, order_independence, large_arrays, replay };
+constexpr std::string_view to_string(check_stage s) noexcept {
+    switch (s) {
+        case check_stage::edge_battery: return "edge_battery";
+        case check_stage::random_arrays: return "random_arrays";
+        case check_stage::order_independence: return "order_independence";
+        case check_stage::large_arrays: return "large_arrays";
+        case check_stage::replay: return "replay";
+    }
+    return "?";
+}
+
+struct check_options {
+    std::uint64_t seed = 1;            // of the random stages (the battery does not depend on it)
+    std::size_t random_cases = 2000;   // random arrays
+    std::size_t orders = 4;            // interleavings of each random array (atomic strategies)
+    std::size_t reorderings = 300;     // arrays re-checked by order_independence
+    std::size_t large_cases = 15;      // large arrays (0: skip the stage)
+    std::size_t large_length = std::size_t(1) << 20;
+    bool shrink = true;
+    // Only these stages (empty: all, in order). The RapidCheck macros run one per test.
+    std::vector<check_stage> stages{};
+};
+
+// A reducer under check, whatever its shape: its answer (bits, or an index when `arg`) for xs
+// taken in `order` (a permutation of xs's indices; only an `interleaved` subject, an atomic
+// strategy, looks at it: the others are called on xs in index order).
+template <format F>
+struct reducer_subject {
+    using S = typename F::storage;
+    std::string name;
+    reduce_op op = reduce_op::max;
+    policy declared{};
+    bool arg = false;
+    bool interleaved = false;
+    std::function<std::optional<std::uint64_t>(std::span<const S> xs, std::span<const std::size_t> order)> run;
+    // Optional, for a subject that is not interleaved: the answers for many arrays in one call,
+    // each as run would give it (a GPU subject launches them together). The checker then sends the
+    // battery's and the random stages' arrays in batches, and single arrays to `run` to shrink.
+    std::function<std::vector<std::optional<std::uint64_t>>(const std::vector<std::vector<S>>&)> run_batch;
+};
+
+// What one check found. Plain data, format-free (bits as 64-bit words), so a command-line driver
+// prints it whatever the subject's format.
+struct check_report {
+    std::string subject, format;
+    reduce_op op = reduce_op::max;
+    policy declared{};
+    bool arg = false;
+    struct stage_run {
+        check_stage stage;
+        std::uint64_t cases;
+    };
+    std::vector<stage_run> stages;  // in the order run; the last one failed if `failure` is set
+    struct failure_info {
+        check_stage stage;
+        std::vector<std::uint64_t> input;   // shrunk
+        std::vector<std::size_t> order;     // the interleaving (atomic strategies), else empty
+        counterexample law{};               // reducer_agreement or arg_reducer_agreement
+        std::size_t original_length = 0;    // before shrinking
+        std::string explanation;            // describe_reducer_failure
+        std::string replay;                 // format_case: parse_case reads it back
+    };
+    std::optional<failure_info> failure;
+    double seconds = 0;
+
+    bool passed() const noexcept { return !failure.has_value(); }
+    std::uint64_t cases() const noexcept {
+        std::uint64_t n = 0;
+        for (const auto& s : stages) n += s.cases;
+        return n;
+    }
+    // The verdict in a few lines: subject, policy, stages with cases, and the counterexample.
+    std::string text() const {
+        std::string s = subject + " (" + format + " " + std::string(to_string(op)) + (arg ? " index" : "") +
+                        ", declares " + to_string(declared, arg) + "): ";
+        s += passed() ? "pass" : "FAIL";
+        s += " after";
+        for (std::size_t i = 0; i < stages.size(); ++i)
+            s += (i ? ", " : " ") + std::to_string(stages[i].cases) + " " + std::string(to_string(stages[i].stage));
+        s += " cases";
+        if (failure) {
+            s += "\n  " + std::string(to_string(failure->law.law)) + " fails in " + std::string(to_string(failure->stage)) +
+                 ": " + failure->explanation;
+            if (!failure->order.empty()) {
+                s += "\n  in the interleaving (element indices, first update first):";
+                for (std::size_t i : failure->order) s += " " + std::to_string(i);
+            }
+            if (failure->original_length != failure->input.size())
+                s += "\n  (shrunk from an array of " + std::to_string(failure->original_length) + ")";
+            s += "\n  case: " + failure->replay;
+        }
+        return s;
+    }
+};
+
+// "binary32: 0x7fc00000,0x80000000 order 1,0": a case as text. The order is written only when it
+// is not the index order.
+template <format F>
+std::string format_case(std::span<const typename F::storage> xs, std::span<const std::size_t> order) {
+    std::string s = std::string(F::name) + ": " + bits_list<F>(xs);
+    bool identity = true;
+    for (std::size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == i;
+    if (!identity) {
+        s += " order ";
+        for (std::size_t i = 0; i < order.size(); ++i) s += (i ? "," : "") + std::to_string(order[i]);
+    }
+    return s;
+}
+
+// Reads format_case's text back: "[format:] bits[, bits...] [order i,j,...]", bits in hex
+// (0x...) or decimal, separated by commas, spaces or newlines. Throws input_error on anything else.
+template <format F>
+std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case(std::string_view text) {
+    using S = typename F::storage;
+    std::string t(text);
+    for (char& c : t)
+        if (c == ',' || c == '\n' || c == '\r' || c == '\t' || c == ';') c = ' ';
+    std::vector<std::string> words;
+    for (std::size_t i = 0; i < t.size();) {
+        while (i < t.size() && t[i] == ' ') ++i;
+        std::size_t j = i;
+        while (j < t.size() && t[j] != ' ') ++j;
+        if (j > i) words.push_back(t.substr(i, j - i));
+        i = j;
+    }
+    std::size_t w = 0;
+    if (w < words.size() && words[w].back() == ':') {
+        const std::string name = words[w].substr(0, words[w].size() - 1);
+        if (name != F::name)
+            throw input_error("the case is for format " + name + ", but the subject reduces " + std::string(F::name));
+        ++w;
+    }
+    auto number = [](const std::string& s, std::uint64_t max, const char* what) {
+        std::size_t used = 0;
+        unsigned long long v = 0;
+        try {
+            v = std::stoull(s, &used, 0);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != s.size() || s.empty() || s[0] == '-' || v > max)
+            throw input_error("bad " + std::string(what) + " '" + s + "' in the case (expected " +
+                              (max == F::all_ones ? "the bits of one " + std::string(F::name) + ", e.g. " + hex(F::one, F::width)
+                                                  : std::string("an element index")) + ")");
+        return std::uint64_t(v);
+    };
+    std::vector<S> xs;
+    std::vector<std::size_t> order;
+    for (; w < words.size() && words[w] != "order"; ++w) xs.push_back(S(number(words[w], F::all_ones, "bits")));
+    if (w < words.size()) {
+        for (++w; w < words.size(); ++w) order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
+        std::vector<bool> seen(xs.size(), false);
+        bool permutation = order.size() == xs.size();
+        for (std::size_t i : order) {
+            permutation = permutation && i < xs.size() && !seen[i];
+            if (i < xs.size()) seen[i] = true;
+        }
+        if (!permutation)
+            throw input_error("the case's order must list every element index 0.." + std::to_string(xs.size()) +
+                              " - 1 exactly once");
+    }
+    return {std::move(xs), std::move(order)};
+}
+
+namespace detail {
+
+inline std::vector<std::size_t> identity_order(std::size_t n) {
+    std::vector<std::size_t> o(n);
+    for (std::size_t i = 0; i < n; ++i) o[i] = i;
+    return o;
+}
+
+template <format F>
+class reducer_checker {
+public:
+    using S = typename F::storage;
+    reducer_checker(const reducer_subject<F>& subject, const check_options& o) : r_(subject), o_(o) {
+        rep_.subject = subject.name;
+        rep_.format = F::name;
+        rep_.op = subject.op;
+        rep_.declared = subject.declared;
+        rep_.arg = subject.arg;
+    }
+
+    check_report run() {
+        const auto t0 = std::chrono::steady_clock::now();
+        const check_stage all[] = {check_stage::edge_battery, check_stage::random_arrays, check_stage::order_independence,
+                                   check_stage::large_arrays};
+        std::vector<check_stage> stages = o_.stages.empty() ? std::vector<check_stage>(std::begin(all), std::end(all)) : o_.stages;
+        for (check_stage s : stages) {
+            if (s == check_stage::large_arrays && o_.large_cases == 0) continue;
+            if (s == check_stage::replay) continue;
+            stage_ = s;
+            rep_.stages.push_back({s, 0});
+            bool ok = true;
+            switch (s) {
+                case check_stage::edge_battery: ok = battery(); break;
+                case check_stage::random_arrays: ok = random_arrays(); break;
+                case check_stage::order_independence: ok = reorderings(); break;
+                case check_stage::large_arrays: ok = large_arrays(); break;
+                case check_stage::replay: break;
+            }
+            if (!ok) break;
+        }
+        rep_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return rep_;
+    }
+
+    // One given case (a replay): a report with the stage `replay`.
+    check_report replay(const std::vector<S>& xs, std::vector<std::size_t> order) {
+        if (order.empty()) order = identity_order(xs.size());
+        stage_ = check_stage::replay;
+        rep_.stages.push_back({check_stage::replay, 0});
+        if (auto c = fails(xs, order)) report(xs, order, *c, false);
+        return rep_;
+    }
+
+private:
+    // The oracle's verdict on one run of the subject: a counterexample, or nothing.
+    std::optional<counterexample> fails(std::span<const S> xs, std::span<const std::size_t> order) {
+        ++rep_.stages.back().cases;
+        return judge(xs, r_.run(xs, order));
+    }
+    std::optional<counterexample> judge(std::span<const S> xs, const std::optional<std::uint64_t>& got) {
+        using L = reducer_laws<F>;
+        if (r_.arg) {
+            std::optional<std::size_t> index;
+            if (got) index = std::size_t(*got);
+            return L::arg_agreement(r_.declared, r_.op, xs, index);
+        }
+        std::optional<S> value;
+        if (got) value = S(*got);
+        if (got && *got > std::uint64_t(F::all_ones)) {  // not a pattern of the format at all
+            counterexample c{};
+            c.law = law_id::reducer_agreement;
+            c.key = xs.size();
+            const auto e = L::expect(r_.declared, r_.op, xs);
+            if (!e.in_domain) return std::nullopt;
+            c.expected_empty = !e.value;
+            c.expected = e.value.value_or(0);
+            c.actual = *got;
+            return c;
+        }
+        return L::agreement(r_.declared, r_.op, xs, value);
+    }
+
+    // Checks xs in `order`; on a failure shrinks and records it, and returns false. With
+    // run_batch, arrays in index order wait in a batch, checked when it is full or flush() is
+    // called (at the end of each stage), so a failure may be reported a batch later.
+    bool check(const std::vector<S>& xs, std::vector<std::size_t> order = {}) {
+        if (r_.run_batch && !r_.interleaved && order.empty()) {
+            pending_.push_back(xs);
+            return pending_.size() < batch_size || flush();
+        }
+        if (order.empty()) order = identity_order(xs.size());
+        if (auto c = fails(xs, order)) {
+            report(xs, order, *c, o_.shrink);
+            return false;
+        }
+        return true;
+    }
+
+    static constexpr std::size_t batch_size = 4096;
+    std::vector<std::vector<S>> pending_;
+
+    bool flush() {
+        if (pending_.empty()) return true;
+        const std::vector<std::vector<S>> batch = std::move(pending_);
+        pending_.clear();
+        rep_.stages.back().cases += batch.size();
+        const auto got = r_.run_batch(batch);
+        if (got.size() != batch.size())
+            throw subject_error("subject " + r_.name + "'s run_batch gave " + std::to_string(got.size()) + " answers for " +
+                                std::to_string(batch.size()) + " arrays");
+        for (std::size_t i = 0; i < batch.size(); ++i)
+            if (auto c = judge(batch[i], got[i])) {
+                report(batch[i], identity_order(batch[i].size()), *c, o_.shrink);
+                return false;
+            }
+        return true;
+    }
+
+    bool battery() {
+        const std::vector<S> edges = edge_values<F>();
+        if (!r_.interleaved && !check({})) return false;  // n = 0: nothing (a replay has no word to read)
+        std::vector<S> xs;
+        for (S a : edges)
+            if (!check({a})) return false;
+        for (S a : edges)
+            for (S b : edges)
+                if (!check({a, b})) return false;
+        for (S a : edges)
+            for (S b : edges)
+                for (S c : edges)
+                    if (!check({a, b, c})) return false;
+        return flush();
+    }
+
+    struct rng_adapter {
+        splitmix64 g;
+        std::uint64_t next() { return g(); }
+    };
+    std::vector<std::size_t> shuffled(std::size_t n, splitmix64& g) {
+        std::vector<std::size_t> o = identity_order(n);
+        for (std::size_t i = n; i > 1; --i) std::swap(o[i - 1], o[g.below(i)]);
+        return o;
+    }
+
+    // The random arrays, kept for order_independence (only their seeds: arrays are redrawn).
+    bool random_arrays() {
+        splitmix64 g{o_.seed};
+        for (std::size_t i = 0; i < o_.random_cases; ++i) {
+            rng_adapter r{splitmix64{g()}};
+            // Sizes grow with the case number, as RapidCheck's do (0..100, then the fixed shapes).
+            const std::vector<S> xs = draw::array<F>(r, int(i * 100 / std::max<std::size_t>(o_.random_cases, 1)));
+            if (!check(xs)) return false;
+            if (r_.interleaved) {
+                splitmix64 og{r.g()};
+                for (std::size_t k = 1; k < o_.orders; ++k)
+                    if (!check(xs, shuffled(xs.size(), og))) return false;
+            }
+        }
+        return flush();
+    }
+
+    bool reorderings() {
+        splitmix64 g{o_.seed ^ 0x6f72646572ull};
+        for (std::size_t i = 0; i < o_.reorderings; ++i) {
+            rng_adapter r{splitmix64{g()}};
+            std::vector<S> xs = draw::array<F>(r, 100);
+            if (xs.size() < 2) continue;
+            // Reversed and rotated: the same multiset as a new array (its indices move with it).
+            std::vector<S> reversed(xs.rbegin(), xs.rend());
+            if (!check(reversed)) return false;
+            std::vector<S> rotated(xs);
+            std::rotate(rotated.begin(), rotated.begin() + std::ptrdiff_t(xs.size() / 2), rotated.end());
+            if (!check(rotated)) return false;
+            splitmix64 og{r.g()};
+            if (r_.interleaved) {
+                if (!check(xs, shuffled(xs.size(), og))) return false;
+                continue;
+            }
+            const std::vector<std::size_t> p = shuffled(xs.size(), og);
+            std::vector<S> permuted(xs.size());
+            for (std::size_t k = 0; k < xs.size(); ++k) permuted[k] = xs[p[k]];
+            if (!check(permuted)) return false;
+            if (!r_.arg && !split(xs, 1 + og.below(xs.size() - 1))) return false;
+        }
+        return flush();
+    }
+
+    // Partition independence of a value reducer: the answers of the two parts, reduced together,
+    // must be the oracle's answer for the whole (as a block's partial results are, on a GPU).
+    bool split(const std::vector<S>& xs, std::size_t at) {
+        const std::vector<S> a(xs.begin(), xs.begin() + std::ptrdiff_t(at)), b(xs.begin() + std::ptrdiff_t(at), xs.end());
+        const auto ia = identity_order(a.size()), ib = identity_order(b.size());
+        rep_.stages.back().cases += 2;
+        const auto ra = r_.run(a, ia), rb = r_.run(b, ib);
+        if (!ra) return check(a);  // a non-empty part answered nothing: that part is the counterexample
+        if (!rb) return check(b);
+        const std::vector<S> parts{S(*ra), S(*rb)};
+        const auto e = reducer_laws<F>::expect(r_.declared, r_.op, xs);
+        if (!e.in_domain) return true;
+        ++rep_.stages.back().cases;
+        const auto got = r_.run(parts, identity_order(2));
+        std::optional<S> value;
+        if (got) value = S(*got);
+        if (auto c = reducer_laws<F>::agreement(r_.declared, xs, e, value)) {
+            // Report the merged pair: the smallest input on which the subject's answer is wrong.
+            if (auto direct = fails(parts, identity_order(2))) {
+                report(parts, identity_order(2), *direct, o_.shrink);
+            } else {
+                record(xs, identity_order(xs.size()), *c, xs.size(),
+                       "its answers for the parts [0, " + std::to_string(at) + ") and [" + std::to_string(at) + ", n) were " +
+                           show<F>(parts[0]) + " and " + show<F>(parts[1]) + "; reduced together: " +
+                           describe_reducer_failure<F>(*c, xs));
+            }
+            return false;
+        }
+        return true;
+    }
+
+    bool large_arrays() {
+        splitmix64 g{o_.seed ^ 0x6c61726765ull};
+        const std::size_t base = std::max<std::size_t>(o_.large_length, 4);
+        const std::size_t lengths[] = {base, base + 1, base - 1, base + 33};
+        // Where the special elements go: the ends and the warp, block and 2^16 boundaries.
+        std::vector<std::size_t> spots;
+        for (std::size_t p : {std::size_t(0), std::size_t(31), std::size_t(32), std::size_t(1023), std::size_t(1024),
+                              std::size_t(65535), std::size_t(65536)})
+            spots.push_back(p);
+        constexpr std::size_t kinds = 5;
+        for (std::size_t c = 0; c < o_.large_cases; ++c) {
+            const std::size_t n = lengths[(c / kinds) % std::size(lengths)];
+            std::vector<S> xs(n);
+            // Finite numbers of both signs below 1 in magnitude, so that placed values can win.
+            for (S& x : xs) x = S((g() & F::sign_mask) | (g() % F::one));
+            const S top = (r_.op == reduce_op::max) ? F::max_finite : S(F::max_finite | F::sign_mask);
+            std::vector<std::size_t> at{spots};
+            at.push_back(n - 1);
+            at.push_back(n / 2);
+            // A spot per round, from the far end first: n - 1, n / 2, 65536, ...
+            const std::size_t spot = std::min(at[at.size() - 1 - (c / kinds) % at.size()], n - 1);
+            switch (c % kinds) {
+                case 0:  // the winner tied at every spot: an arg reducer must pick the declared index
+                    for (std::size_t p : at) xs[std::min(p, n - 1)] = top;
+                    break;
+                case 1:  // the winner once
+                    xs[spot] = top;
+                    break;
+                case 2:  // one NaN (its sign alternates by round)
+                    xs[spot] = S(F::quiet_nan | (((c / kinds) & 1) ? F::sign_mask : S(0)));
+                    break;
+                case 3:  // -0 and +0 only: the zeros' order decides
+                    for (std::size_t k = 0; k < n; ++k) xs[k] = (g() & 1) ? F::sign_mask : F::zero;
+                    break;
+                default:  // NaNs at the block boundaries and the winner at the far end
+                    xs[n - 1] = top;
+                    for (std::size_t p = 1024; p < n; p += std::size_t(1) << 16) xs[p] = F::quiet_nan;
+                    break;
+            }
+            if (!check(xs)) return false;
+            if (r_.interleaved) {
+                splitmix64 og{g()};
+                if (!check(xs, shuffled(n, og))) return false;
+            }
+        }
+        return flush();
+    }
+
+    // Shrinks (if asked) and records the failure.
+    void report(std::vector<S> xs, std::vector<std::size_t> order, counterexample c, bool shrink) {
+        const std::size_t original = xs.size();
+        if (shrink) shrink_case(xs, order, c);
+        record(xs, order, c, original, describe_reducer_failure<F>(c, xs));
+    }
+
+    void record(const std::vector<S>& xs, const std::vector<std::size_t>& order, const counterexample& c,
+                std::size_t original, std::string explanation) {
+        check_report::failure_info f;
+        f.stage = stage_;
+        f.input.assign(xs.begin(), xs.end());
+        bool identity = true;
+        for (std::size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == i;
+        if (!identity) f.order = order;
+        f.law = c;
+        f.original_length = original;
+        f.explanation = std::move(explanation);
+        f.replay = format_case<F>(xs, order);
+        rep_.failure = std::move(f);
+    }
+
+    // Greedy shrinking: drop aligned chunks (halves ... single elements; the interleaving keeps
+    // the remaining elements' relative order), then replace one element by a simpler pattern,
+    // while the case still fails. Bounded: at most `budget` subject calls.
+    void shrink_case(std::vector<S>& xs, std::vector<std::size_t>& order, counterexample& c) {
+        const std::uint64_t counted = rep_.stages.back().cases;  // shrink calls are not cases checked
+        std::size_t budget = 20000;                               // subject calls...
+        std::uint64_t work = std::uint64_t(1) << 27;              // ...and elements passed to it
+        auto try_case = [&](std::vector<S> ys, std::vector<std::size_t> yo) {
+            if (budget == 0 || work < ys.size()) return false;
+            --budget;
+            work -= ys.size();
+            auto f = fails(ys, yo);
+            if (!f) return false;
+            xs = std::move(ys);
+            order = std::move(yo);
+            c = *f;
+            return true;
+        };
+        for (bool progress = true; progress && budget > 0 && work > 0;) {
+            progress = false;
+            for (std::size_t chunk = xs.size(); chunk > 0 && !progress; chunk /= 2) {
+                for (std::size_t begin = 0; begin < xs.size() && !progress; begin += chunk) {
+                    const std::size_t end = std::min(begin + chunk, xs.size());
+                    std::vector<S> ys;
+                    std::vector<std::size_t> yo;
+                    for (std::size_t i = 0; i < xs.size(); ++i)
+                        if (i < begin || i >= end) ys.push_back(xs[i]);
+                    for (std::size_t i : order)
+                        if (i < begin) yo.push_back(i);
+                        else if (i >= end) yo.push_back(i - (end - begin));
+                    progress = try_case(std::move(ys), std::move(yo));
+                }
+            }
+            for (std::size_t i = 0; i < xs.size() && !progress && xs.size() <= 4096; ++i) {
+                for (S simpler : draw::simpler_bits<F>(xs[i])) {
+                    std::vector<S> ys = xs;
+                    ys[i] = simpler;
+                    if ((progress = try_case(std::move(ys), order))) break;
+                }
+            }
+        }
+        rep_.stages.back().cases = counted;
+    }
+
+    const reducer_subject<F>& r_;
+    check_options o_;
+    check_report rep_;
+    check_stage stage_ = check_stage::edge_battery;
+};
+
+}  // namespace detail
+
+// ---- the entry points ---------------------------------------------------------------------------
+
+template <format F>
+check_report check(const reducer_subject<F>& subject, const check_options& o = {}) {
+    return detail::reducer_checker<F>(subject, o).run();
+}
+// One case only (a replay line's): the stage is `replay`.
+template <format F>
+check_report check_case(const reducer_subject<F>& subject, const std::vector<typename F::storage>& xs,
+                        const std::vector<std::size_t>& order = {}) {
+    return detail::reducer_checker<F>(subject, {}).replay(xs, order);
+}
+
+// The subject of a reducer function, an arg reducer function or an atomic strategy type, named
+// `name` or, by default, R::name.
+template <class R>
+auto subject_of(std::string_view name) {
+    using F = typename R::format;
+    using S = typename F::storage;
+    reducer_subject<F> s;
+    s.name = std::string(name);
+    s.op = R::op;
+    s.declared = R::declared;
+    if constexpr (reducer_function<R>) {
+        s.run = [](std::span<const S> xs, std::span<const std::size_t>) -> std::optional<std::uint64_t> {
+            const std::optional<S> r = R::reduce(xs);
+            if (!r) return std::nullopt;
+            return std::uint64_t(*r);
+        };
+    } else if constexpr (arg_reducer_function<R>) {
+        s.arg = true;
+        s.run = [](std::span<const S> xs, std::span<const std::size_t>) -> std::optional<std::uint64_t> {
+            const std::optional<std::size_t> r = R::arg_reduce(xs);
+            if (!r) return std::nullopt;
+            return std::uint64_t(*r);
+        };
+    } else if constexpr (atomic::arg_atomic_strategy<R> || atomic::atomic_strategy<R>) {
+        s.arg = atomic::arg_atomic_strategy<R>;
+        s.interleaved = true;
+        s.run = [](std::span<const S> xs, std::span<const std::size_t> order) -> std::optional<std::uint64_t> {
+            const auto r = atomic::replay<R>(xs, order);
+            if (!r) return std::nullopt;
+            return std::uint64_t(*r);
+        };
+    } else {
+        static_assert(reducer_function<R>, "subject_of<R>: R must be a flipcheck::reducer_function, arg_reducer_function, "
+                                           "atomic::atomic_strategy or atomic::arg_atomic_strategy (check.hpp, atomic.hpp)");
+    }
+    return s;
+}
+template <class R>
+auto subject_of() {
+    return subject_of<R>(R::name);
+}
+
+template <class R>
+check_report check_reducer(const check_options& o = {}) {
+    return check(subject_of<R>(), o);
+}
+template <class A>
+check_report check_atomic(const check_options& o = {}) {
+    static_assert(atomic::atomic_strategy<A> || atomic::arg_atomic_strategy<A>,
+                  "check_atomic<A>: A must be a flipcheck::atomic::atomic_strategy (init, update(word, bits), result) "
+                  "or arg_atomic_strategy (init, update(word, bits, index), index); see atomic.hpp");
+    return check(subject_of<A>(), o);
+}
+
+// ---- mappings -------------------------------------------------------------------------------------
+// The exhaustive sweep (formats up to 32 bits) or the sampled one (binary64), stopping at the first
+// chunk that fails unless `all`: every law, every key. A mapping wrong at one key is reported after
+// the chunks up to it.
+template <mapping M>
+sweep_report check_mapping(bool all = false, std::size_t limit = 8) {
+    sweep_options o;
+    o.limit = limit;
+    o.all = all;
+    o.first_failing_chunk = !all;
+    if constexpr (M::format::width == 64) return sampled_sweep<M>(o);
+    else return sweep<M>(o);
+}
+
+// The report in words, with a replay line per counterexample: `key K` for check_key.
+template <mapping M>
+std::string mapping_text(const sweep_report& r) {
+    using F = typename M::format;
+    std::string s = std::string(M::name) + " over " + std::string(F::name) + " (" + r.domain + " sweep, " +
+                    std::to_string(r.keys_checked) + " keys" + (r.stopped_early ? ", stopped at the first failing chunk" : "") +
+                    "): " + (r.passed() ? "pass" : "FAIL, " + std::to_string(r.failing_keys) + " failing keys");
+    for (const counterexample& c : r.counterexamples)
+        s += "\n  " + describe<M>(c) + "\n    replay: key " + hex(c.key, F::width);
+    return s;
+}
+
+// Every law at one key (a replay line's).
+template <mapping M>
+sweep_report check_mapping_key(typename M::format::storage key) {
+    sweep_options o;
+    o.range = key_range{key, std::uint64_t(key) + 1};
+    o.threads = 1;
+    o.all = true;
+    return sweep<M>(o);
+}
+
+}  // namespace flipcheck

@@ -1,0 +1,136 @@
+// Export your subjects from a shared library, for `flipcheck check --plugin libmine.so` and the
+// plug-in fuzz target, with one line in one source file of the library:
+//
+//     FLIPCHECK_EXPORT_SUBJECTS(my_key, my_atomic_max, my_reducer);
+//
+// Each type is a mapping (mapping.hpp), an atomic strategy (atomic.hpp), or a reducer function
+// (check.hpp), with a `name`, which the command line's --subject takes. The macro writes the C
+// entry point of plugin_abi.h; every call into your code is wrapped so that an exception comes
+// back as an error message, never across the C boundary. A mapping's sweep runs inside the
+// library, compiled with your mapping inlined, so it is as fast as a test's.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "flipcheck/atomic.hpp"
+#include "flipcheck/check.hpp"
+#include "flipcheck/plugin_abi.h"
+#include "flipcheck/registry.hpp"
+#include "flipcheck/sampled.hpp"
+#include "flipcheck/sweep.hpp"
+
+namespace flipcheck::plugin {
+
+inline void set_error(char* error, std::size_t size, const char* what) {
+    if (error && size) std::snprintf(error, size, "%s", what);
+}
+
+template <class Fn>
+int guarded(char* error, std::size_t size, Fn&& fn) {
+    try {
+        return fn();
+    } catch (const std::exception& e) {
+        set_error(error, size, e.what());
+    } catch (...) {
+        set_error(error, size, "an exception that is not a std::exception");
+    }
+    return -1;
+}
+
+template <mapping M>
+int sweep_entry(const flipcheck_sweep_request_v1* q, flipcheck_sweep_result_v1* out, char* error, std::size_t size) {
+    return guarded(error, size, [&] {
+        using F = typename M::format;
+        sweep_options o;
+        o.limit = std::min<std::uint32_t>(q->limit, 64);
+        o.all = q->all != 0;
+        o.first_failing_chunk = !o.all;
+        o.threads = q->threads;
+        if (q->has_range) o.range = key_range{q->range_begin, q->range_end};
+        sweep_report r;
+        if constexpr (F::width == 64) r = q->has_range ? sweep<M>(o) : sampled_sweep<M>(o);
+        else r = sweep<M>(o);
+        *out = flipcheck_sweep_result_v1{};
+        out->keys_checked = r.keys_checked;
+        out->failing_keys = r.failing_keys;
+        out->range_begin = r.range.begin;
+        out->range_end = r.range.end;
+        for (int l = 0; l < 7; ++l) out->failures_by_law[l] = r.failures_by_law[l];
+        out->stopped_early = r.stopped_early;
+        out->seconds = r.seconds;
+        std::snprintf(out->domain, sizeof out->domain, "%s", r.domain.c_str());
+        for (const counterexample& c : r.counterexamples) {
+            if (out->counterexample_count == 64) break;
+            out->counterexamples[out->counterexample_count++] = {
+                std::uint32_t(c.law), std::uint32_t(c.expected_empty) | std::uint32_t(c.actual_empty) << 1,
+                c.key, c.bits, c.expected, c.actual, c.other};
+        }
+        return 0;
+    });
+}
+
+template <class R>
+int run_entry(const void* data, std::size_t n, const std::size_t* order, std::uint64_t* out, char* error, std::size_t size) {
+    return guarded(error, size, [&] {
+        using S = typename R::format::storage;
+        const std::span<const S> xs(static_cast<const S*>(data), n);
+        std::vector<std::size_t> in_order;
+        if (!order) {
+            in_order.resize(n);
+            for (std::size_t i = 0; i < n; ++i) in_order[i] = i;
+        }
+        const std::span<const std::size_t> o = order ? std::span<const std::size_t>(order, n) : std::span<const std::size_t>(in_order);
+        const std::optional<std::uint64_t> r = subject_of<R>().run(xs, o);
+        if (!r) return 0;
+        *out = *r;
+        return 1;
+    });
+}
+
+template <class T>
+flipcheck_subject_v1 subject() {
+    using F = typename T::format;
+    flipcheck_subject_v1 s{};
+    s.name = T::name.data();
+    s.format_id = registry::format_id<F>;
+    if constexpr (mapping<T>) {
+        s.kind = flipcheck_kind_mapping;
+        s.encode = [](std::uint64_t b) { return std::uint64_t(T::encode(typename F::storage(b))); };
+        s.decode = [](std::uint64_t k) { return std::uint64_t(T::decode(typename F::storage(k))); };
+        s.sweep = &sweep_entry<T>;
+    } else {
+        static_assert(reducer_function<T> || arg_reducer_function<T> || atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T>,
+                      "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies and reducer functions");
+        s.kind = atomic::arg_atomic_strategy<T> ? flipcheck_kind_arg_atomic
+                 : atomic::atomic_strategy<T>   ? flipcheck_kind_atomic
+                 : arg_reducer_function<T>      ? flipcheck_kind_arg_reducer
+                                                : flipcheck_kind_reducer;
+        s.op = std::uint32_t(T::op);
+        s.nan = std::uint32_t(T::declared.nan);
+        s.zero = std::uint32_t(T::declared.zero);
+        s.ties = std::uint32_t(T::declared.ties);
+        s.run = &run_entry<T>;
+    }
+    return s;
+}
+
+template <class... T>
+const flipcheck_plugin_v1* table() {
+    static const flipcheck_subject_v1 subjects[] = {subject<T>()...};
+    static const flipcheck_plugin_v1 plugin{FLIPCHECK_PLUGIN_ABI_VERSION, std::uint32_t(sizeof...(T)), subjects};
+    return &plugin;
+}
+
+}  // namespace flipcheck::plugin
+
+#define FLIPCHECK_EXPORT_SUBJECTS(...)                                                                  \
+    extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) { \
+        return ::flipcheck::plugin::table<__VA_ARGS__>();                                               \
+    }                                                                                                   \
+    static_assert(true)

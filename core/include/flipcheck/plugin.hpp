@@ -1,0 +1,185 @@
+// Loading a plug-in library (plugin_abi.h) and running its subjects with flipcheck's drivers: the
+// loader behind `flipcheck check --plugin` and the plug-in fuzz target. Host only (dlopen).
+//
+// Loading either succeeds whole or throws input_error and leaves nothing loaded: a missing or
+// unreadable file, a file that is not a shared library, one without the entry point, an ABI
+// version other than this build's, and a table that is malformed (no name, an unknown kind or
+// format id, a kind without its functions, two subjects with one name) are all refused.
+#pragma once
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flipcheck/check.hpp"
+#include "flipcheck/error.hpp"
+#include "flipcheck/law.hpp"
+#include "flipcheck/plugin_abi.h"
+#include "flipcheck/registry.hpp"
+#include "flipcheck/report.hpp"
+
+namespace flipcheck::plugin {
+
+inline std::string_view kind_name(std::uint32_t kind) {
+    switch (kind) {
+        case flipcheck_kind_mapping: return "mapping";
+        case flipcheck_kind_reducer: return "reducer";
+        case flipcheck_kind_arg_reducer: return "arg reducer";
+        case flipcheck_kind_atomic: return "atomic strategy";
+        case flipcheck_kind_arg_atomic: return "arg atomic strategy";
+        default: return "?";
+    }
+}
+
+inline bool is_mapping(const flipcheck_subject_v1& s) { return s.kind == flipcheck_kind_mapping; }
+
+// The format entry of a subject: calls f.template operator()<F>().
+template <class Fn>
+void with_format(const flipcheck_subject_v1& s, Fn&& f) {
+    if (!registry::with_id<registry::formats>(std::uint8_t(s.format_id), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
+        throw input_error("subject " + std::string(s.name) + " has unknown format id " + std::to_string(s.format_id));
+}
+
+inline std::string format_name(const flipcheck_subject_v1& s) {
+    std::string n;
+    with_format(s, [&]<class F>() { n = F::name; });
+    return n;
+}
+
+class library {
+public:
+    explicit library(const std::filesystem::path& path) : path_(path) {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) throw input_error("plug-in library " + path.string() + " does not exist");
+        if (std::filesystem::is_directory(path, ec)) throw input_error("plug-in library " + path.string() + " is a directory");
+        // A path with a slash, so that dlopen does not search the library path for a bare name.
+        const std::string where = path.has_parent_path() ? path.string() : "./" + path.string();
+        handle_ = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle_) {
+            const char* why = dlerror();
+            throw input_error("cannot load plug-in library " + path.string() + ": " + (why ? why : "unknown error"));
+        }
+        try {
+            validate();
+        } catch (...) {
+            dlclose(handle_);
+            throw;
+        }
+    }
+    ~library() { dlclose(handle_); }
+    library(const library&) = delete;
+    library& operator=(const library&) = delete;
+
+    std::span<const flipcheck_subject_v1> subjects() const { return {table_->subjects, table_->subject_count}; }
+
+    const flipcheck_subject_v1& find(std::string_view name) const {
+        for (const auto& s : subjects())
+            if (name == s.name) return s;
+        std::string names;
+        for (const auto& s : subjects()) names += std::string(names.empty() ? "" : ", ") + s.name;
+        throw input_error("plug-in library " + path_.string() + " has no subject named '" + std::string(name) +
+                          "' (it has: " + names + ")");
+    }
+
+private:
+    void validate() {
+        dlerror();
+        void* entry = dlsym(handle_, FLIPCHECK_PLUGIN_ENTRY);
+        if (!entry)
+            throw input_error(path_.string() + " is not a flipcheck plug-in: it has no " FLIPCHECK_PLUGIN_ENTRY
+                              " entry point (export subjects with FLIPCHECK_EXPORT_SUBJECTS, flipcheck/export.hpp)");
+        table_ = reinterpret_cast<flipcheck_plugin_entry_v1>(entry)();
+        if (!table_) throw input_error(path_.string() + ": " FLIPCHECK_PLUGIN_ENTRY " returned no table");
+        if (table_->abi_version != FLIPCHECK_PLUGIN_ABI_VERSION)
+            throw input_error(path_.string() + " was built for plug-in ABI version " + std::to_string(table_->abi_version) +
+                              ", but this flipcheck speaks version " + std::to_string(FLIPCHECK_PLUGIN_ABI_VERSION) +
+                              ": rebuild the library against this flipcheck's headers");
+        if (table_->subject_count == 0 || !table_->subjects)
+            throw input_error(path_.string() + " exports no subjects");
+        std::vector<std::string> seen;
+        for (const auto& s : subjects()) {
+            if (!s.name || !*s.name) throw input_error(path_.string() + ": a subject has no name");
+            const std::string n = s.name;
+            for (const auto& o : seen)
+                if (o == n) throw input_error(path_.string() + ": two subjects are named '" + n + "'");
+            seen.push_back(n);
+            if (kind_name(s.kind) == "?") throw input_error("subject " + n + " has unknown kind " + std::to_string(s.kind));
+            format_name(s);  // throws on an unknown format id
+            const bool functions = is_mapping(s) ? (s.encode && s.decode && s.sweep) : s.run != nullptr;
+            if (!functions) throw input_error("subject " + n + " lacks the functions of a " + std::string(kind_name(s.kind)));
+            if (!is_mapping(s) && (s.op > 1 || s.nan > 3 || s.zero > 1 || s.ties > 2))
+                throw input_error("subject " + n + " declares an unknown operation or policy");
+        }
+    }
+
+    std::filesystem::path path_;
+    void* handle_ = nullptr;
+    const flipcheck_plugin_v1* table_ = nullptr;
+};
+
+inline policy declared(const flipcheck_subject_v1& s) {
+    return {nan_policy(s.nan), zero_policy(s.zero), tie_policy(s.ties)};
+}
+
+// A reducer subject over an exported one. An error inside the subject's code is a subject_error.
+template <format F>
+reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
+    using S = typename F::storage;
+    reducer_subject<F> s;
+    s.name = e.name;
+    s.op = reduce_op(e.op);
+    s.declared = declared(e);
+    s.arg = e.kind == flipcheck_kind_arg_reducer || e.kind == flipcheck_kind_arg_atomic;
+    s.interleaved = e.kind == flipcheck_kind_atomic || e.kind == flipcheck_kind_arg_atomic;
+    auto run = e.run;
+    std::string name = e.name;
+    s.run = [run, name](std::span<const S> xs, std::span<const std::size_t> order) -> std::optional<std::uint64_t> {
+        std::uint64_t out = 0;
+        char error[512] = "";
+        const int r = run(xs.data(), xs.size(), order.empty() ? nullptr : order.data(), &out, error, sizeof error);
+        if (r < 0) throw subject_error("subject " + name + " failed: " + (error[0] ? error : "(no message)"));
+        if (r == 0) return std::nullopt;
+        return out;
+    };
+    return s;
+}
+
+// A sweep of an exported mapping, as a report.
+inline sweep_report sweep_of(const flipcheck_subject_v1& e, const flipcheck_sweep_request_v1& q) {
+    flipcheck_sweep_result_v1 res{};
+    char error[512] = "";
+    if (e.sweep(&q, &res, error, sizeof error) < 0)
+        throw subject_error("subject " + std::string(e.name) + "'s sweep failed: " + (error[0] ? error : "(no message)"));
+    sweep_report r;
+    r.format = format_name(e);
+    r.mapping = e.name;
+    r.domain = res.domain;
+    with_format(e, [&]<class F>() { r.key_bits = F::width; });
+    r.range = {res.range_begin, res.range_end};
+    r.keys_checked = res.keys_checked;
+    r.failing_keys = res.failing_keys;
+    for (int l = 0; l < mapping_law_count; ++l) r.failures_by_law[l] = res.failures_by_law[l];
+    r.stopped_early = res.stopped_early != 0;
+    r.seconds = res.seconds;
+    for (std::uint32_t i = 0; i < res.counterexample_count && i < 64; ++i) {
+        const auto& c = res.counterexamples[i];
+        counterexample x{};
+        x.law = law_id(c.law);
+        x.expected_empty = c.flags & 1;
+        x.actual_empty = (c.flags >> 1) & 1;
+        x.key = c.key;
+        x.bits = c.bits;
+        x.expected = c.expected;
+        x.actual = c.actual;
+        x.other = c.other;
+        r.counterexamples.push_back(x);
+    }
+    return r;
+}
+
+}  // namespace flipcheck::plugin

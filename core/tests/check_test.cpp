@@ -1,0 +1,220 @@
+// check.hpp, the plug-in path for a user's reducer, atomic strategy or mapping: every subject of
+// the registry passes it, every mutant of the zoo fails it (so each stage can fail), failures
+// shrink to small cases, and a case's text reads back exactly.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "flipcheck/check.hpp"
+#include "flipcheck/registry.hpp"
+
+namespace fc = flipcheck;
+using fc::reduce_op;
+
+namespace {
+
+// Small enough for the sanitizer build; the defaults run in the RapidCheck macros' tests.
+fc::check_options quick() {
+    fc::check_options o;
+    o.random_cases = 300;
+    o.reorderings = 50;
+    o.large_cases = 4;
+    o.large_length = 4096;
+    return o;
+}
+
+// A registry reducer through the public subject type. P3008's fetch_* have no init() (the
+// object holds the first element), so they are not atomic strategies: they are replayed directly.
+template <class R>
+fc::reducer_subject<typename R::format> subject(std::string_view name) {
+    if constexpr (fc::atomic::atomic_strategy<R> || fc::atomic::arg_atomic_strategy<R>) {
+        return fc::subject_of<R>(name);
+    } else {
+        using S = typename R::format::storage;
+        fc::reducer_subject<typename R::format> s;
+        s.name = std::string(name);
+        s.op = R::op;
+        s.declared = R::declared;
+        s.interleaved = true;
+        s.run = [](std::span<const S> xs, std::span<const std::size_t> order) -> std::optional<std::uint64_t> {
+            const auto r = fc::atomic::replay<R>(xs, order);
+            if (!r) return std::nullopt;
+            return std::uint64_t(*r);
+        };
+        return s;
+    }
+}
+
+template <class E, class Fn>
+void for_each_instance(Fn&& f) {
+    fc::registry::for_each<typename E::formats>([&]<class FE>() {
+        f.template operator()<typename E::template on<typename FE::type, reduce_op::max>>();
+        f.template operator()<typename E::template on<typename FE::type, reduce_op::min>>();
+    });
+}
+
+}  // namespace
+
+TEST(Check, every_registry_reducer_passes) {
+    fc::registry::for_each<fc::registry::reducers>([]<class E>() {
+        for_each_instance<E>([]<class R>() {
+            const fc::check_report r = fc::check(subject<R>(E::name), quick());
+            EXPECT_TRUE(r.passed()) << r.text();
+            EXPECT_EQ(r.stages.size(), 4u) << r.text();
+        });
+    });
+}
+
+TEST(Check, every_reducer_mutant_fails) {
+    fc::registry::for_each<fc::registry::reducer_mutants>([]<class E>() {
+        bool caught = false;
+        std::string last;
+        for_each_instance<E>([&]<class R>() {
+            const fc::check_report r = fc::check(subject<R>(E::name), quick());
+            caught = caught || !r.passed();
+            if (!r.passed()) last = r.text();
+        });
+        EXPECT_TRUE(caught) << E::name << " passed on every instance";
+        // The battery alone catches it: the seed does not matter.
+        EXPECT_NE(last.find("edge_battery"), std::string::npos) << last;
+    });
+}
+
+TEST(Check, every_array_mutant_fails) {
+    fc::registry::for_each<fc::registry::array_mutants>([]<class E>() {
+        fc::check_options o = quick();
+        if constexpr (requires { E::type::large_input; }) o.large_length = E::type::large_input;
+        const fc::check_report r = fc::check(fc::subject_of<typename E::type>(E::name), o);
+        EXPECT_FALSE(r.passed()) << E::name << ": " << r.text();
+    });
+}
+
+TEST(Check, every_mapping_mutant_fails_and_every_mapping_passes) {
+    // On the 16-bit formats: exhaustive in milliseconds, even under the sanitizers.
+    auto sixteen = []<class I>(bool expect_pass) {
+        using M = typename I::type;
+        if constexpr (M::format::width == 16) {
+            const fc::sweep_report r = fc::check_mapping<M>();
+            EXPECT_EQ(r.passed(), expect_pass) << fc::mapping_text<M>(r);
+            if (!r.passed()) {
+                const auto& c = r.counterexamples.front();
+                EXPECT_FALSE(fc::check_mapping_key<M>(typename M::format::storage(c.key)).passed());
+            }
+        }
+    };
+    fc::registry::for_each<fc::registry::instances<fc::registry::mapping_mutants>>([&]<class I>() { sixteen.template operator()<I>(false); });
+    fc::registry::for_each<fc::registry::instances<fc::registry::mappings>>([&]<class I>() { sixteen.template operator()<I>(true); });
+}
+
+// A mapping wrong at one key near the end: first_failing_chunk stops after the chunks up to it.
+struct wrong_at_one_key {
+    using format = fc::binary16;
+    static constexpr std::string_view name = "wrong_at_one_key";
+    static constexpr std::uint16_t bad = 0xfff0;
+    static constexpr std::uint16_t encode(std::uint16_t b) noexcept {
+        const std::uint16_t k = fc::key_mapping<fc::binary16>::encode(b);
+        return k == bad ? std::uint16_t(bad - 1) : k == bad - 1 ? bad : k;  // two keys swapped
+    }
+    static constexpr std::uint16_t decode(std::uint16_t k) noexcept {
+        return fc::key_mapping<fc::binary16>::decode(k == bad ? std::uint16_t(bad - 1) : k == bad - 1 ? bad : k);
+    }
+};
+
+TEST(Check, mapping_wrong_at_one_key_is_reported_with_a_replay_line) {
+    const fc::sweep_report r = fc::check_mapping<wrong_at_one_key>();
+    ASSERT_FALSE(r.passed());
+    const std::string text = fc::mapping_text<wrong_at_one_key>(r);
+    EXPECT_NE(text.find("successor_order"), std::string::npos) << text;
+    EXPECT_NE(text.find("replay: key 0xffef"), std::string::npos) << text;
+    const fc::sweep_report all = fc::check_mapping<wrong_at_one_key>(true);
+    EXPECT_EQ(all.keys_checked, 65536u);
+    EXPECT_GE(all.failing_keys, r.failing_keys);
+}
+
+// A user's reducer with the classic bug: `>` keeps the first of -0 and +0.
+struct first_of_zeros {
+    using format = fc::binary32;
+    static constexpr std::string_view name = "first_of_zeros";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr fc::policy declared{fc::nan_policy::ignore, fc::zero_policy::ordered, fc::tie_policy::any};
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        if (xs.empty()) return std::nullopt;
+        std::uint32_t best = xs[0];
+        for (std::uint32_t x : xs)
+            if (std::bit_cast<float>(x) > std::bit_cast<float>(best) || std::bit_cast<float>(best) != std::bit_cast<float>(best)) best = x;
+        return best;
+    }
+};
+
+TEST(Check, a_failure_is_shrunk_and_replays) {
+    const fc::check_report r = fc::check_reducer<first_of_zeros>();
+    ASSERT_FALSE(r.passed());
+    ASSERT_TRUE(r.failure);
+    EXPECT_EQ(r.failure->stage, fc::check_stage::edge_battery);
+    EXPECT_EQ(r.failure->input, (std::vector<std::uint64_t>{0x80000000u, 0x00000000u})) << r.text();
+    EXPECT_EQ(r.failure->replay, "binary32: 0x80000000,0x00000000");
+    const auto [xs, order] = fc::parse_case<fc::binary32>(r.failure->replay);
+    const fc::check_report again = fc::check_case(fc::subject_of<first_of_zeros>(), xs, order);
+    EXPECT_FALSE(again.passed()) << again.text();
+    EXPECT_EQ(again.failure->input, r.failure->input);
+    // Without the battery, the random arrays find it and shrinking brings it down to two zeros.
+    fc::check_options o;
+    o.stages = {fc::check_stage::random_arrays};
+    const fc::check_report random = fc::check_reducer<first_of_zeros>(o);
+    ASSERT_FALSE(random.passed());
+    EXPECT_LE(random.failure->input.size(), 2u) << random.text();
+}
+
+TEST(Check, interleavings_are_reported_and_replayed) {
+    using R = fc::atomic::signbit_dispatch<fc::binary32, reduce_op::max, true>;  // seed 004's `>= 0` mutant
+    fc::check_options o;
+    o.stages = {fc::check_stage::random_arrays};
+    const fc::check_report r = fc::check_atomic<R>(o);
+    ASSERT_FALSE(r.passed());
+    const auto [xs, order] = fc::parse_case<fc::binary32>(r.failure->replay);
+    EXPECT_FALSE(fc::check_case(fc::subject_of<R>(), xs, order).passed());
+}
+
+TEST(Check, parse_case_rejects_bad_text) {
+    using F = fc::binary16;
+    EXPECT_EQ(fc::parse_case<F>("0x8000, 0 1").first, (std::vector<std::uint16_t>{0x8000, 0, 1}));
+    EXPECT_EQ(fc::parse_case<F>("binary16: 0x1 0x2 order 1,0").second, (std::vector<std::size_t>{1, 0}));
+    EXPECT_TRUE(fc::parse_case<F>("").first.empty());
+    EXPECT_THROW(fc::parse_case<F>("binary32: 0x1"), fc::input_error);      // another format
+    EXPECT_THROW(fc::parse_case<F>("0x10000"), fc::input_error);            // wider than 16 bits
+    EXPECT_THROW(fc::parse_case<F>("0x1 zz"), fc::input_error);             // not a number
+    EXPECT_THROW(fc::parse_case<F>("0x1 0x2 order 0"), fc::input_error);    // not a permutation
+    EXPECT_THROW(fc::parse_case<F>("0x1 0x2 order 0,0"), fc::input_error);
+    EXPECT_THROW(fc::parse_case<F>("-1"), fc::input_error);
+}
+
+// Each stage can fail on its own: a reducer wrong only on long arrays passes the battery and the
+// random arrays' short ones but not large_arrays.
+struct wrong_beyond_4096 {
+    using format = fc::binary32;
+    static constexpr std::string_view name = "wrong_beyond_4096";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr fc::policy declared{fc::nan_policy::total_order, fc::zero_policy::ordered, fc::tie_policy::any};
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        std::vector<std::uint32_t> head(xs.begin(), xs.begin() + std::ptrdiff_t(std::min<std::size_t>(xs.size(), 4096)));
+        using R = fc::atomic::mapped<fc::key_mapping<fc::binary32>, fc::nan_policy::total_order, reduce_op::max>;
+        std::vector<std::size_t> order(head.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        return fc::atomic::replay<R>(std::span<const std::uint32_t>(head), order);  // only the first 4096
+    }
+};
+
+TEST(Check, large_arrays_catch_what_short_ones_miss) {
+    fc::check_options o = quick();
+    o.large_length = std::size_t(1) << 16;
+    o.large_cases = 5;
+    const fc::check_report r = fc::check_reducer<wrong_beyond_4096>(o);
+    ASSERT_FALSE(r.passed());
+    EXPECT_EQ(r.failure->stage, fc::check_stage::large_arrays) << r.text();
+    EXPECT_LT(r.failure->input.size(), r.failure->original_length) << "shrinking removed nothing";
+}

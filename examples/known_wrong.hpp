@@ -1,0 +1,69 @@
+// Known-wrong versions of my_code.hpp's subjects, each with a bug this project's zoo knows: the
+// examples' run (run_examples.cmake) requires every one of them to FAIL, with a counterexample
+// and a replay line that fails again. This is how the examples show that the checks can fail.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include <flipcheck/format.hpp>
+#include <flipcheck/policy.hpp>
+
+#include "my_code.hpp"
+
+namespace wrong {
+
+// `value >= 0` picks the signed branch, so -0 (0x80000000) takes the signed atomicMax as
+// INT_MIN: max(-0, -1) comes out -1 (pytorch#119320's bug class).
+struct atomic_max_ge0 : my::atomic_max_float {
+    static constexpr std::string_view name = "atomic_max_ge0";
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint32_t bits) noexcept {
+        float v;
+        std::memcpy(&v, &bits, 4);
+        if (v >= 0) w.fetch_max_signed(bits);
+        else w.fetch_min(bits);
+    }
+};
+
+// std::max as the fold, claiming NaN propagation: a NaN after the first element is lost.
+struct max_std_fold {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "max_std_fold";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::propagate, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        if (xs.empty()) return std::nullopt;
+        std::uint32_t best = xs[0];
+        for (std::uint32_t x : xs) {
+            float a, b;
+            std::memcpy(&a, &best, 4);
+            std::memcpy(&b, &x, 4);
+            if (a < b) best = x;
+        }
+        return best;
+    }
+};
+
+// A radix key that forgets to invert the negatives' magnitude bits: -2 sorts above -1.
+struct key_sign_only {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "key_sign_only";
+    MY_HD static constexpr std::uint32_t encode(std::uint32_t bits) noexcept { return bits ^ 0x80000000u; }
+    MY_HD static constexpr std::uint32_t decode(std::uint32_t key) noexcept { return key ^ 0x80000000u; }
+};
+
+// argmax that forgets to invert the index: ties go to the highest index, not the lowest it claims.
+struct argmax_no_inversion : my::atomic_argmax_float {
+    static constexpr std::string_view name = "argmax_no_inversion";
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint32_t bits, std::uint32_t index) noexcept {
+        w.fetch_max(std::uint64_t(my::float_key::encode(bits)) << 32 | index);
+    }
+    MY_HD static std::uint32_t index(std::uint64_t word) noexcept { return std::uint32_t(word); }
+};
+
+}  // namespace wrong

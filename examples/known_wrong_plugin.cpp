@@ -1,0 +1,6 @@
+// known_wrong.hpp's subjects for `flipcheck check --plugin`: every one must fail there too.
+#include <flipcheck/export.hpp>
+
+#include "known_wrong.hpp"
+
+FLIPCHECK_EXPORT_SUBJECTS(wrong::atomic_max_ge0, wrong::max_std_fold, wrong::key_sign_only, wrong::argmax_no_inversion);

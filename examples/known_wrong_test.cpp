@@ -1,0 +1,10 @@
+// Every test here must FAIL (run_examples.cmake checks that it does, and that each failure's
+// replay line fails again): the macros on known-wrong code.
+#include <flipcheck/rapidcheck.hpp>
+
+#include "known_wrong.hpp"
+
+FLIPCHECK_CHECK_ATOMIC(AtomicMaxGe0, wrong::atomic_max_ge0);
+FLIPCHECK_CHECK_REDUCER(MaxStdFold, wrong::max_std_fold);
+FLIPCHECK_CHECK_MAPPING(KeySignOnly, wrong::key_sign_only);
+FLIPCHECK_CHECK_ATOMIC(ArgmaxNoInversion, wrong::argmax_no_inversion);

@@ -1,0 +1,114 @@
+// A user's own code, as it might sit in their codebase: a float radix-sort key, an atomicMax for
+// floats on integer atomics, an argmax through one 64-bit atomic, and a max over an array. The
+// examples check each with flipcheck (mapping_test.cpp, atomic_test.cpp, reducer_test.cpp,
+// gpu_test.cu, plugin.cpp); nothing here depends on flipcheck but the shapes and the few names
+// that say what the code claims (format, op, declared).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include <flipcheck/format.hpp>
+#include <flipcheck/policy.hpp>
+
+#if defined(__CUDACC__)
+#define MY_HD __host__ __device__
+#else
+#define MY_HD
+#endif
+
+namespace my {
+
+// The radix-sort key: positives get their top bit set, negatives are inverted whole.
+struct float_key {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "float_key";
+    MY_HD static constexpr std::uint32_t encode(std::uint32_t bits) noexcept {
+        if (bits & 0x80000000u) return ~bits;
+        return bits | 0x80000000u;
+    }
+    MY_HD static constexpr std::uint32_t decode(std::uint32_t key) noexcept {
+        if (key & 0x80000000u) return key & 0x7fffffffu;
+        return ~key;
+    }
+};
+
+// atomicMax for floats: a negative float (by its sign bit) takes unsigned atomicMin on its bits,
+// a positive one signed atomicMax. Works on any Word (a CUDA global or shared word, or
+// flipcheck's CPU word). It does nothing about NaN, so it claims only NaN-free inputs.
+struct atomic_max_float {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "atomic_max_float";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::undefined, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    MY_HD static constexpr std::uint32_t init() noexcept { return 0xff800000u; }  // -inf
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint32_t bits) noexcept {
+        if (bits & 0x80000000u) w.fetch_min(bits);
+        else w.fetch_max_signed(bits);
+    }
+    MY_HD static std::uint32_t result(std::uint32_t word) noexcept { return word; }
+};
+
+// argmax in one 64-bit atomicMax: the float's key above, the inverted index below, so that the
+// lowest index wins a tie. NaNs sort by their key (totalOrder).
+struct atomic_argmax_float {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "atomic_argmax_float";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::total_order, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::lowest_index};
+    MY_HD static constexpr std::uint64_t init() noexcept { return 0; }
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint32_t bits, std::uint32_t index) noexcept {
+        w.fetch_max(std::uint64_t(float_key::encode(bits)) << 32 | std::uint32_t(~index));
+    }
+    MY_HD static std::uint32_t index(std::uint64_t word) noexcept { return ~std::uint32_t(word); }
+};
+
+// max over an array with NaN propagation (IEEE maximum): any NaN makes the answer a NaN, and
+// +0 beats -0.
+struct max_propagate {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "max_propagate";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::propagate, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        if (xs.empty()) return std::nullopt;
+        std::uint32_t best = xs[0];
+        for (std::uint32_t x : xs) {
+            float a, b;
+            std::memcpy(&a, &best, 4);
+            std::memcpy(&b, &x, 4);
+            if (a != a) return best;                                   // a NaN: it stays
+            if (b != b || b > a || (b == a && (best & 0x80000000u))) best = x;  // +0 over -0
+        }
+        return best;
+    }
+};
+
+// argmin, first index on ties, NaNs skipped (numpy's nanargmin).
+struct nanargmin {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "nanargmin";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::min;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::ignore, flipcheck::zero_policy::equal,
+                                                flipcheck::tie_policy::lowest_index};
+    static std::optional<std::size_t> arg_reduce(std::span<const std::uint32_t> xs) {
+        std::optional<std::size_t> best;
+        float lo = 0;
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            float v;
+            std::memcpy(&v, &xs[i], 4);
+            if (v != v) continue;
+            if (!best || v < lo) best = i, lo = v;
+        }
+        return best;
+    }
+};
+
+}  // namespace my

@@ -1,0 +1,7 @@
+// Export subjects for `flipcheck check --plugin libmy_subjects.so`: build this file as a shared
+// library (CMake: add_library(my_subjects MODULE plugin.cpp), linked to flipcheck::core).
+#include <flipcheck/export.hpp>
+
+#include "my_code.hpp"
+
+FLIPCHECK_EXPORT_SUBJECTS(my::float_key, my::atomic_max_float, my::atomic_argmax_float, my::max_propagate, my::nanargmin);

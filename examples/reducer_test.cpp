@@ -1,0 +1,8 @@
+// Plug in a reducer function (a CPU loop here; it could launch your kernel or call a library):
+// the edge battery, RapidCheck's random arrays, order and partition independence, large arrays.
+#include <flipcheck/rapidcheck.hpp>
+
+#include "my_code.hpp"
+
+FLIPCHECK_CHECK_REDUCER(MaxPropagate, my::max_propagate);
+FLIPCHECK_CHECK_REDUCER(NanArgmin, my::nanargmin);

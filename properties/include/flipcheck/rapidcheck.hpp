@@ -1,0 +1,198 @@
+// GoogleTest cases for your own code, one line each (installed component flipcheck::rapidcheck:
+// link it, and it brings RapidCheck and GoogleTest). RapidCheck's public API only.
+//
+//   FLIPCHECK_CHECK_MAPPING(Suite, my_key);      a flipcheck::mapping (mapping.hpp)
+//   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy or arg_atomic_strategy (atomic.hpp)
+//   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check.hpp)
+//
+// A mapping gets Suite.<law> for each of the seven mapping laws (a RapidCheck property over
+// gen::bits: edge values, NaN payloads, random patterns) and Suite.exhaustive (every key of a
+// format up to 32 bits; it stops at the first chunk that fails) or, for binary64, Suite.sampled
+// (sampled.hpp: evidence, not a proof).
+// A reducer or an atomic strategy gets the stages of check.hpp, in order: Suite.edge_battery (every
+// singleton, pair and triple of edge values: seed-independent), Suite.random_arrays (RapidCheck,
+// with shrinking; an atomic strategy also gets a drawn interleaving), Suite.order_independence and
+// Suite.large_arrays (2^20 elements).
+// Each also gets Suite.replay. A failure prints the counterexample (bits, value, class, law) and
+// a line that replays exactly that case:
+//     FLIPCHECK_CASE='binary32: 0x80000000,0x00000000' ./my_test --gtest_filter=Suite.replay
+//     FLIPCHECK_KEY=0xffef ./my_test --gtest_filter=Suite.replay         (a mapping's key)
+// Without the variable, Suite.replay is SKIPPED. RapidCheck's own RC_PARAMS work as usual
+// (max_success=N, seed=N, reproduce=...).
+#pragma once
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "flipcheck/check.hpp"
+#include "flipcheck/describe.hpp"
+#include "flipcheck/law.hpp"
+#include "flipcheck/rapidcheck/generators.hpp"
+#include "flipcheck/sampled.hpp"
+#include "flipcheck/sweep.hpp"
+
+namespace flipcheck::rapidcheck {
+
+inline std::string program() {
+#if defined(__GLIBC__)
+    return program_invocation_name;
+#else
+    return "./<this test>";
+#endif
+}
+
+inline std::string replay_line(const char* variable, const std::string& value, const char* suite) {
+    return std::string(variable) + "='" + value + "' " + program() + " --gtest_filter=" + suite + ".replay";
+}
+
+// ---- mappings -----------------------------------------------------------------------------------
+
+// Law l holds at the key of a drawn pattern, at the key just below (so the successor law also
+// covers the step into every edge value) and at the pattern read as a key.
+template <mapping M>
+void mapping_law(law_id l, const char* suite) {
+    using F = typename M::format;
+    using S = typename F::storage;
+    const S b = *gen::bits<F>();
+    const S k = M::encode(b);
+    for (S at : {k, S(k - 1), b})
+        if (!mapping_laws<M>::holds(l, at)) {
+            const counterexample c = mapping_laws<M>::explain(l, at);
+            RC_FAIL(describe<M>(c) + " [drawn pattern " + show<F>(b) + "]\n  replay: " +
+                    replay_line("FLIPCHECK_KEY", hex(c.key, F::width), suite));
+        }
+}
+
+template <mapping M>
+void mapping_sweep(const char* suite) {
+    using F = typename M::format;
+    const sweep_report r = check_mapping<M>();
+    std::string text = mapping_text<M>(r);
+    if (!r.passed()) text += "\n  replay the first: " + replay_line("FLIPCHECK_KEY", hex(r.counterexamples.front().key, F::width), suite);
+    ASSERT_TRUE(r.passed()) << text;
+}
+
+template <mapping M>
+void mapping_replay() {
+    using F = typename M::format;
+    const char* key = std::getenv("FLIPCHECK_KEY");
+    if (!key) GTEST_SKIP() << "set FLIPCHECK_KEY=<key in hex> to check every law at that key";
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long k = std::strtoull(key, &end, 0);
+    ASSERT_TRUE(errno == 0 && end && *end == 0 && *key && *key != '-' && k <= std::uint64_t(F::all_ones))
+        << "FLIPCHECK_KEY='" << key << "' is not a key of " << F::name << " (expected e.g. 0x"
+        << std::hex << std::uint64_t(F::one) << ")";
+    const sweep_report r = check_mapping_key<M>(typename F::storage(k));
+    ASSERT_TRUE(r.passed()) << mapping_text<M>(r);
+}
+
+// Registers Suite.exhaustive, or Suite.sampled where the format is too wide to sweep whole, so a
+// test's name never claims more than it checked (GoogleTest's public RegisterTest).
+template <mapping M>
+bool register_sweep(const char* suite, const char* file, int line) {
+    struct sweep_test : ::testing::Test {
+        const char* suite_name;
+        explicit sweep_test(const char* s) : suite_name(s) {}
+        void TestBody() override { mapping_sweep<M>(suite_name); }
+    };
+    const char* name = M::format::width == 64 ? "sampled" : "exhaustive";
+    ::testing::RegisterTest(suite, name, nullptr, nullptr, file, line, [suite]() -> ::testing::Test* { return new sweep_test(suite); });
+    return true;
+}
+
+// ---- reducers and atomic strategies ---------------------------------------------------------
+
+// One of check.hpp's deterministic stages, with the defaults.
+template <class R>
+void stage(check_stage s, const char* suite) {
+    check_options o;
+    o.stages = {s};
+    const check_report r = check(subject_of<R>(), o);
+    ASSERT_TRUE(r.passed()) << r.text() << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.failure->replay, suite);
+}
+
+// RapidCheck's stage: a drawn array (and, for an atomic strategy, a drawn interleaving of it).
+template <format F>
+void random_case(const reducer_subject<F>& subject, const char* suite) {
+    using S = typename F::storage;
+    const std::vector<S> xs = *gen::arrays<F>();
+    std::vector<std::size_t> order(xs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (subject.interleaved) {
+        detail::splitmix64 g{*::rc::gen::arbitrary<std::uint64_t>()};
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[g.below(i)]);
+    }
+    const check_report r = check_case(subject, xs, order);
+    if (!r.passed())
+        RC_FAIL(r.text() + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.failure->replay, suite));
+}
+
+template <class R>
+void reducer_replay(const char* suite) {
+    using F = typename R::format;
+    const char* text = std::getenv("FLIPCHECK_CASE");
+    if (!text) GTEST_SKIP() << "set FLIPCHECK_CASE='<bits, comma-separated> [order i,j,...]' to check that one case";
+    std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> c;
+    try {
+        c = parse_case<F>(text);
+    } catch (const input_error& e) {
+        FAIL() << "FLIPCHECK_CASE: " << e.what();
+    }
+    const check_report r = check_case(subject_of<R>(), c.first, c.second);
+    ASSERT_TRUE(r.passed()) << r.text() << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.failure->replay, suite);
+}
+
+}  // namespace flipcheck::rapidcheck
+
+// __VA_ARGS__ so that a type with commas in its template arguments needs no parentheses; the
+// closing static_assert takes the caller's semicolon.
+#define FLIPCHECK_DETAIL_MAPPING_LAW(Suite, Law, ...) \
+    RC_GTEST_PROP(Suite, Law, ()) { ::flipcheck::rapidcheck::mapping_law<__VA_ARGS__>(::flipcheck::law_id::Law, #Suite); }
+
+#define FLIPCHECK_CHECK_MAPPING(Suite, ...)                                                          \
+    static_assert(::flipcheck::mapping<__VA_ARGS__>,                                                 \
+                  "FLIPCHECK_CHECK_MAPPING needs a flipcheck::mapping: format, name, encode, decode (mapping.hpp)"); \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, round_trip_key, __VA_ARGS__)                                 \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, round_trip_bits, __VA_ARGS__)                                \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, successor_order, __VA_ARGS__)                                \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, zero_placement, __VA_ARGS__)                                 \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, nan_total_order, __VA_ARGS__)                                \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, nan_propagate, __VA_ARGS__)                                  \
+    FLIPCHECK_DETAIL_MAPPING_LAW(Suite, nan_ignore, __VA_ARGS__)                                     \
+    TEST(Suite, replay) { ::flipcheck::rapidcheck::mapping_replay<__VA_ARGS__>(); }                  \
+    [[maybe_unused]] static const bool Suite##_sweep_registered =                                    \
+        ::flipcheck::rapidcheck::register_sweep<__VA_ARGS__>(#Suite, __FILE__, __LINE__);            \
+    static_assert(true)
+
+#define FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, ...)                                                                  \
+    TEST(Suite, edge_battery) { ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::edge_battery, #Suite); } \
+    RC_GTEST_PROP(Suite, random_arrays, ()) { ::flipcheck::rapidcheck::random_case(::flipcheck::subject_of<__VA_ARGS__>(), #Suite); }         \
+    TEST(Suite, order_independence) {                                                                               \
+        ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::order_independence, #Suite);          \
+    }                                                                                                               \
+    TEST(Suite, large_arrays) { ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::large_arrays, #Suite); } \
+    TEST(Suite, replay) { ::flipcheck::rapidcheck::reducer_replay<__VA_ARGS__>(#Suite); }
+
+#define FLIPCHECK_CHECK_ATOMIC(Suite, ...)                                                                  \
+    static_assert(::flipcheck::atomic::atomic_strategy<__VA_ARGS__> || ::flipcheck::atomic::arg_atomic_strategy<__VA_ARGS__>, \
+                  "FLIPCHECK_CHECK_ATOMIC needs an atomic strategy: format, op, declared, name, init(), "   \
+                  "update(word, bits) and result(word), or update(word, bits, index) and index(word) (atomic.hpp)"); \
+    FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, __VA_ARGS__)                                                      \
+    static_assert(true)
+
+#define FLIPCHECK_CHECK_REDUCER(Suite, ...)                                                                 \
+    static_assert(::flipcheck::reducer_function<__VA_ARGS__> || ::flipcheck::arg_reducer_function<__VA_ARGS__>, \
+                  "FLIPCHECK_CHECK_REDUCER needs a reducer function: format, op, declared, name and "       \
+                  "static std::optional<bits> reduce(std::span<const bits>) or std::optional<std::size_t> "  \
+                  "arg_reduce(std::span<const bits>) (check.hpp)");                                         \
+    FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, __VA_ARGS__)                                                      \
+    static_assert(true)
