@@ -33,10 +33,12 @@ must_run(0 "building the examples" ${CMAKE_COMMAND} --build ${WORK}/build -j 2)
 must_run(0 "the examples' tests" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build --output-on-failure)
 message(STATUS "examples: ${out}")
 
-# Known-wrong subjects: every suite fails, each with a counterexample and a replay line.
+# Known-wrong subjects: every suite fails, each with a counterexample and a replay line. Only the
+# seed-independent stages are required to (RapidCheck draws a new seed each run, and alone it
+# misses the `>= 0` bug in about 1 seed of 100: bench/RESULTS.md's kill table).
 must_run(1 "known_wrong_test" ${WORK}/build/known_wrong_test)
-foreach(t AtomicMaxGe0.edge_battery AtomicMaxGe0.random_arrays MaxStdFold.edge_battery MaxStdFold.random_arrays
-          KeySignOnly.exhaustive KeySignOnly.successor_order ArgmaxNoInversion.edge_battery ArgmaxNoInversion.large_arrays)
+foreach(t AtomicMaxGe0.edge_battery MaxStdFold.edge_battery MaxStdFold.large_arrays KeySignOnly.exhaustive
+          KeySignOnly.successor_order ArgmaxNoInversion.edge_battery ArgmaxNoInversion.large_arrays)
   must_contain("[  FAILED  ] ${t}" "known_wrong_test")
 endforeach()
 must_contain("replay: FLIPCHECK_CASE='binary32: " "known_wrong_test")
