@@ -176,9 +176,10 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     // work, so they run side by side; on the CPU both need the cores, so one after the other.
     std::future<std::vector<reduction_row>> reducers;
     if (b == backend::gpu) reducers = std::async(std::launch::async, [b] { return verify_reductions(b, 200); });
-    fmt::print("{:<9} {:<21} {:<5} {:>12} {:<10} {:>8} {:<8} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "domain",
+    fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "domain",
                "coverage", "verdict", "time", "keys/s");
-    std::vector<fc::sweep_report> failed;
+    std::vector<fc::sweep_report> failed, findings;
+    int unexpected_passes = 0;
     nlohmann::json rows = nlohmann::json::array();
     struct tally {
         int passed = 0, total = 0;
@@ -193,17 +194,34 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         progress_printer progress(s.format + " " + s.mapping);
         o.progress = std::ref(progress);
         fc::sweep_report r = s.run(o, b);
+        // A built-in on a format it does not claim (registry::ieee_shaped): its failure is a
+        // finding, shown with its counterexample, and it must fail: a pass would be a surprise.
+        if (s.builtin() && !s.expected_right) {
+            const std::string v = r.passed() ? "UNEXPECTED pass" : "fail (expected)";
+            fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", r.format, r.mapping, law_list(r.laws),
+                       r.keys_checked, r.domain, human_share(r.coverage()), v, human_seconds(r.seconds),
+                       human_rate(r.keys_per_second()));
+            nlohmann::json row = to_json(r);
+            row["expected"] = "fail";
+            rows.push_back(row);
+            if (r.passed()) ++unexpected_passes;
+            else findings.push_back(r);
+            if (interrupted) break;
+            continue;
+        }
         tally& t = r.domain == "sampled" ? sampled : exhaustive;
         ++t.total;
         t.passed += r.passed();
         t.keys = std::max(t.keys, r.keys_checked);
         t.coverage = std::min(t.coverage, r.coverage());
         if (std::find(t.formats.begin(), t.formats.end(), r.format) == t.formats.end()) t.formats.push_back(r.format);
-        fmt::print("{:<9} {:<21} {:<5} {:>12} {:<10} {:>8} {:<8} {:>9} {:>11}\n", r.format, r.mapping, law_list(r.laws),
+        fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", r.format, r.mapping, law_list(r.laws),
                    r.keys_checked, r.domain, human_share(r.coverage()), verdict(r), human_seconds(r.seconds),
                    human_rate(r.keys_per_second()));
         std::fflush(stdout);
-        rows.push_back(to_json(r));
+        nlohmann::json row = to_json(r);
+        row["expected"] = "pass";
+        rows.push_back(row);
         if (!r.passed()) failed.push_back(r);
         if (interrupted) break;
     }
@@ -211,19 +229,42 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         fmt::print("\n{}", render_summary(r));
         for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     }
+    if (!findings.empty())
+        fmt::print("\nexpected failures: the seeds' keys on formats that are not IEEE-shaped (unsigned, one NaN, or\n"
+                   "unused container bits), each with its smallest counterexample (README, \"Low-precision formats\"):\n");
+    for (const auto& r : findings) {
+        fmt::print("\n{}", render_summary(r));
+        // The most telling law first (the order broken, then a key that does not come back), its
+        // smallest counterexample: a byte format's 256 keys sweep again in microseconds.
+        for (fc::law_id l : {fc::law_id::successor_order, fc::law_id::round_trip_bits, fc::law_id::round_trip_key,
+                             fc::law_id::zero_placement, fc::law_id::nan_total_order, fc::law_id::nan_propagate,
+                             fc::law_id::nan_ignore}) {
+            if (!r.failures_by_law[std::size_t(l)]) continue;
+            fc::sweep_options o;
+            o.laws = fc::law_bit(l);
+            o.limit = 1;
+            const fc::sweep_report one = find_sweep_entry(r.format, r.mapping)->run(o, backend::cpu);
+            if (!one.counterexamples.empty()) fmt::print("{}", render_counterexample(one, one.counterexamples.front()));
+            break;
+        }
+    }
     // Proven and sampled are different claims, so they are counted apart.
     fmt::print("\n{}/{} exhaustive: every key of {} checked\n", exhaustive.passed, exhaustive.total, join(exhaustive.formats));
+    if (!findings.empty() || unexpected_passes)
+        fmt::print("{} expected failures shown above{}\n", findings.size(),
+                   unexpected_passes ? fmt::format("; {} UNEXPECTED passes (a finding no longer holds)", unexpected_passes) : "");
     if (sampled.total)
         fmt::print("{}/{} sampled: {} with at most {} keys each, {} of its key space: a sample, not a proof\n",
                    sampled.passed, sampled.total, join(sampled.formats), sampled.keys, human_share(sampled.coverage));
     const double mapping_seconds = std::chrono::duration<double>(clock::now() - t0).count();
     auto summary = [&] {
         return nlohmann::json{{"exhaustive", {{"passed", exhaustive.passed}, {"total", exhaustive.total}}},
+                              {"expected_failures", findings.size()}, {"unexpected_passes", unexpected_passes},
                               {"sampled", {{"passed", sampled.passed}, {"total", sampled.total}, {"coverage", sampled.coverage}}},
                               {"mapping_seconds", mapping_seconds},
                               {"seconds", std::chrono::duration<double>(clock::now() - t0).count()}};
     };
-    const int passed = exhaustive.passed + sampled.passed, total = exhaustive.total + sampled.total;
+    const int passed = exhaustive.passed + sampled.passed, total = exhaustive.total + sampled.total + unexpected_passes;
     if (interrupted) {
         if (out) *out << nlohmann::json{{"mappings", rows}, {"summary", summary()}}.dump(2) << '\n';
         return exit_interrupted;
@@ -232,12 +273,12 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     // The reducers built on the mappings: each against the oracle under every policy it claims.
     fmt::print("\nflipcheck: every built-in reducer over every format on the {}, against the oracle\n\n",
                b == backend::gpu ? "GPU (gpu/reduce.hpp's kernels)" : "CPU (core's atomic update code, replayed)");
-    fmt::print("{:<36} {:<9} {:>8} {:<8}\n", "reducer", "format", "checks", "verdict");
+    fmt::print("{:<40} {:<15} {:>9} {:<8}\n", "reducer", "format", "checks", "verdict");
     const auto reductions = reducers.valid() ? reducers.get() : verify_reductions(b, 200);
     nlohmann::json reduction_rows = nlohmann::json::array();
     int reductions_passed = 0;
     for (const auto& r : reductions) {
-        fmt::print("{:<36} {:<9} {:>8} {:<8}\n", r.reducer, r.format, r.checks, r.passed() ? "pass" : "FAIL");
+        fmt::print("{:<40} {:<15} {:>9} {:<8}\n", r.reducer, r.format, r.checks, r.passed() ? "pass" : "FAIL");
         reductions_passed += r.passed();
         reduction_rows.push_back(to_json(r));
     }
@@ -315,6 +356,52 @@ int run_audit_command(const std::string& device, const std::string& json, std::s
     return exit_pass;
 }
 
+// The built-in mappings' verdict on every format. A byte format's is computed here, every code
+// (microseconds); a wider one's is the claim the main job proves (or, for binary64, samples).
+void print_verdicts() {
+    const auto names = mapping_names(true);
+    fmt::print("\nverdicts of the built-in mappings (byte formats: every code swept now; the others: what the main job\n"
+               "proves); \"wrong\" on a format that is not IEEE-shaped is a finding, expected:\n  {:<16}", "");
+    for (const auto& m : names) fmt::print(" {:<22}", m);
+    fmt::print("\n");
+    for (const auto& f : format_names()) {
+        fmt::print("  {:<16}", f);
+        for (const auto& m : names) {
+            const sweep_entry* s = find_sweep_entry(f, m);
+            std::string cell = "-";
+            if (s && format_width(f) <= 8) {
+                fc::sweep_options o;
+                o.threads = 1;
+                const fc::sweep_report r = s->run(o, backend::cpu);
+                std::string law;
+                for (int l = 0; l < fc::mapping_law_count && law.empty(); ++l)
+                    if (r.failures_by_law[l]) law = std::string(fc::law_names[l]);
+                cell = r.passed() ? "right" : "wrong: " + law;
+                if (r.passed() != s->expected_right) cell += " (UNEXPECTED)";
+            } else if (s) {
+                cell = s->expected_right ? "right (main job)" : "wrong (main job)";
+            }
+            fmt::print(" {:<22}", cell);
+        }
+        fmt::print("\n");
+    }
+}
+
+// Every code of a small format with its decoded value: what scripts/compare_decoding.py holds
+// against PyTorch and ml_dtypes on the lent GPU machine.
+int run_codes(const std::string& format, const std::string& json) {
+    const auto rows = codes_of(format);
+    auto out = open_output(json);
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : rows) {
+        const std::string value = describe(format, r.code).value;
+        fmt::print("0x{:02x}  {:<24} {}\n", r.code, value, r.kind);
+        j.push_back({{"code", r.code}, {"float32_bits", r.value_bits}, {"value", value}, {"class", r.kind}});
+    }
+    if (out) *out << nlohmann::json{{"format", format}, {"codes", j}}.dump(2) << '\n';
+    return exit_pass;
+}
+
 int run_list() {
     namespace reg = fc::registry;
     auto line = [](const reg::about& a, std::string_view extra = {}) {
@@ -322,13 +409,14 @@ int run_list() {
     };
     fmt::print("Everything below comes from the registry (core/include/flipcheck/registry.hpp); 0x.. is each\n"
                "entry's stable id, the byte fuzz inputs use to name it.\n\nformats:\n");
-    reg::for_each<reg::formats>([&]<class E>() { line(E::info); });
+    reg::for_each<reg::all_formats>([&]<class E>() { line(E::info); });
     fmt::print("\nmappings (built-in, verified by the main job over every format):\n");
     reg::for_each<reg::mappings>([&]<class E>() { line(E::info); });
     fmt::print("\nmapping mutants (known-wrong, must be killed; `sweep --mapping NAME` shows how):\n");
-    reg::for_each<reg::mapping_mutants>([&]<class E>() {
+    reg::for_each<reg::concat<reg::mapping_mutants, reg::low_precision_mapping_mutants>>([&]<class E>() {
         line(E::info, fmt::format(" [{}; expected to break {}]", E::info.origin, fc::to_string(E::killed_by)));
     });
+    print_verdicts();
     fmt::print("\nreducers (atomic update strategies; verified by the main job under the policy each declares):\n");
     reg::for_each<reg::reducers>([&]<class E>() { line(E::info, fmt::format(" [{}]", reg::to_string(E::what))); });
     fmt::print("\nreducer mutants (known-wrong, must be killed by `flipcheck mutants`):\n");
@@ -392,6 +480,11 @@ int main(int argc, char** argv) {
     mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
     mutants->add_flag("--markdown", markdown, "print the kill table as Markdown (for the README)");
 
+    std::string codes_format, codes_json;
+    auto* codes = app.add_subcommand("codes", "print every code of a format of 16 bits or fewer: the value and class the oracle decodes it to");
+    codes->add_option("--format", codes_format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(format_names()));
+    codes->add_option("--json", codes_json, "also write the table as JSON to FILE");
+
     check_args ca;
     auto* check = app.add_subcommand("check", "check your own compiled subjects: a shared library made with FLIPCHECK_EXPORT_SUBJECTS");
     check->add_option("--plugin", ca.plugin, "the shared library (FILE.so)")->required();
@@ -421,6 +514,7 @@ int main(int argc, char** argv) {
         if (*sweep) return run_sweep(sa);
         if (*check) return run_check(ca);
         if (*list) return run_list();
+        if (*codes) return run_codes(codes_format, codes_json);
         if (*audit) return run_audit_command(audit_device, audit_json, audit_randoms);
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);

@@ -9,6 +9,7 @@
 
 #include "flipcheck/check.hpp"
 #include "flipcheck/edge_values.hpp"
+#include "flipcheck/exhaustive.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/registry.hpp"
 #include "render.hpp"
@@ -37,7 +38,7 @@ S good_key(S b) {
 }
 
 template <class M>
-kill_result kill_mapping(backend b) {
+kill_result kill_mapping(backend b, std::optional<law_id> prefer = std::nullopt) {
     using F = typename M::format;
     using S = typename F::storage;
     const auto t0 = clock_type::now();
@@ -61,8 +62,24 @@ kill_result kill_mapping(backend b) {
                 if (mapping_laws<M>::failures(k)) return k;
         return key;
     };
+    // A byte format's 256 keys are fewer than the random draws: it goes straight to the sweep,
+    // and the counterexample shown is the smallest one of the law its registry line names.
+    constexpr std::uint64_t draws = F::width > 8 ? 200000 : 0;
+    if constexpr (F::width <= 8) {
+        if (prefer) {
+            sweep_options o;
+            o.laws = law_bit(*prefer);
+            o.limit = 1;
+            const sweep_report r = sweep<M>(o);
+            if (!r.counterexamples.empty()) {
+                const counterexample& c = r.counterexamples[0];
+                const described d = describe(std::string(F::name), c.bits);
+                return kill_result{true, std::string(to_string(*prefer)), "exhaustive", since(t0), r.keys_checked,
+                                   fmt::format("key {} ({} = {})", describe(std::string(F::name), c.key).hex, d.hex, d.value)};
+            }
+        }
+    }
     std::mt19937_64 rng(1);
-    constexpr std::uint64_t draws = 200000;
     for (std::uint64_t i = 0; i < draws; ++i) {
         const S bits = random_bits<F>(rng);
         for (S key : {bits, M::encode(bits)})
@@ -72,7 +89,7 @@ kill_result kill_mapping(backend b) {
     o.limit = 1;
     sweep_report r = sweep<M>(o);
     if (!r.counterexamples.empty()) return found("exhaustive", draws + r.keys_checked, S(r.counterexamples[0].key));
-    if (b == backend::gpu) {
+    if (b == backend::gpu && F::width > 8) {
         r = find_sweep_entry(F::name, M::name)->run(o, backend::gpu);
         if (!r.counterexamples.empty()) return found("gpu", r.keys_checked, S(r.counterexamples[0].key));
     }
@@ -265,6 +282,22 @@ kill_result kill_gpu_seed004_ge0() {
 }
 #endif
 
+// A packed-pair reducer: every pair of bytes, then every triple, lane by lane against the oracle.
+template <class E>
+kill_result kill_pair_reducer(backend) {
+    const auto t0 = clock_type::now();
+    std::uint64_t cases = 0;
+    for (int length : {2, 3})
+        for (reduce_op op : {reduce_op::max, reduce_op::min}) {
+            const exhaustive_row r = check_pair_reducer<E>(op, length);
+            cases += r.arrays;
+            if (!r.passed())
+                return kill_result{true, std::string(to_string(law_id::reducer_agreement)), "exhaustive", since(t0), cases,
+                                   r.op + ": " + r.counterexample};
+        }
+    return kill_result{false, "", "", since(t0), cases, ""};
+}
+
 std::vector<mutant> make_zoo() {
     std::vector<mutant> zoo;
     // Every CPU mutant comes from the registry, on binary32 (where every one of them exists).
@@ -273,9 +306,15 @@ std::vector<mutant> make_zoo() {
                        std::string(a.description), false, std::move(kill)});
     };
     registry::for_each<registry::mapping_mutants>(
-        [&]<class E>() { add(E::info, &kill_mapping<typename E::template on<binary32>>); });
+        [&]<class E>() { add(E::info, [](backend b) { return kill_mapping<typename E::template on<binary32>>(b); }); });
     registry::for_each<registry::reducer_mutants>([&]<class E>() { add(E::info, &kill_reducer<E>); });
     registry::for_each<registry::array_mutants>([&]<class E>() { add(E::info, &kill_array_reducer<typename E::type>); });
+    // The low-precision formats' mutants, on each format their bug needs.
+    registry::for_each<registry::instances<registry::low_precision_mapping_mutants>>([&]<class I>() {
+        add(I::entry::info, [](backend b) { return kill_mapping<typename I::type>(b, I::entry::killed_by); });
+        zoo.back().name += fmt::format(" ({})", I::format::name);
+    });
+    registry::for_each<registry::pair_reducer_mutants>([&]<class E>() { add(E::info, &kill_pair_reducer<E>); });
     std::vector<mutant> gpu_only = {
 #if FLIPCHECK_HAVE_GPU
         {"yamr_gpu", "max (GPU)", "seed 003's YAMR kernel, as written", "no atomics, a sentinel: run on the device", true, [](backend) { return kill_yamr_gpu(false); }},

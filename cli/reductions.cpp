@@ -1,5 +1,7 @@
 #include "reductions.hpp"
 
+#include "flipcheck/exhaustive.hpp"
+
 #include <algorithm>
 #include <future>
 #include <map>
@@ -220,6 +222,30 @@ void gpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
 }
 #endif
 
+// The byte formats: every empty, single and pair array of codes (exhaustive.hpp), one row per
+// (subject, format) summing its policies and ops. Every triple runs in the release test suite.
+void byte_rows(std::vector<reduction_row>& rows) {
+    auto add = [&](const std::vector<exhaustive_row>& found) {
+        for (const auto& e : found) {
+            const std::string name = e.subject + " (all arrays n <= 2)";
+            auto it = std::find_if(rows.begin(), rows.end(), [&](const reduction_row& r) { return r.reducer == name && r.format == e.format; });
+            if (it == rows.end()) {
+                rows.push_back({name, e.format, "cpu", 0, {}});
+                it = rows.end() - 1;
+            }
+            it->checks += e.arrays;
+            if (!e.passed() && it->failure.empty()) it->failure = e.op + " " + e.policy + ": " + e.counterexample;
+        }
+    };
+    registry::for_each<registry::low_precision_formats>([&]<class E>() {
+        for (int length : {0, 1, 2}) add(check_byte_reducers<typename E::type>(length));
+    });
+    registry::for_each<registry::pair_reducers>([&]<class E>() {
+        for (reduce_op op : ops)
+            for (int length : {0, 1, 2}) add({check_pair_reducer<E>(op, length)});
+    });
+}
+
 }  // namespace
 
 std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
@@ -240,6 +266,7 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
             for (auto& d : done) d.get();  // rethrows a device_error from any of them
         }
         for (auto& part : parts) rows.insert(rows.end(), part.begin(), part.end());
+        byte_rows(rows);
         return rows;
     }
 #endif
@@ -248,6 +275,7 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
         cpu_rows<typename E::type>(randoms, rows);
         fold_rows<typename E::type>(randoms, rows);
     });
+    byte_rows(rows);
     return rows;
 }
 

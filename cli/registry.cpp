@@ -12,37 +12,49 @@ namespace flipcheck::cli {
 namespace {
 
 template <class M>
-sweep_report run_sweep(const sweep_options& o, backend b) {
+sweep_report run_sweep(const sweep_options& o, [[maybe_unused]] backend b) {
     using F = typename M::format;
+    if constexpr (F::width <= 8) {
+        // A byte format has 256 codes: the CPU checks them in microseconds, and the GPU sweep
+        // kernels are built for 16 bits and more (registry::sweepable), so these run on the CPU
+        // whatever the backend (the report says so).
+        return sweep<M>(o);
+    } else {
 #if FLIPCHECK_HAVE_GPU
-    if (b == backend::gpu) return gpu::sweep<M>(o);
+        if (b == backend::gpu) return gpu::sweep<M>(o);
 #else
-    if (b == backend::gpu) throw input_error("this build has no GPU support (configure with FLIPCHECK_ENABLE_CUDA=ON)");
+        if (b == backend::gpu) throw input_error("this build has no GPU support (configure with FLIPCHECK_ENABLE_CUDA=ON)");
 #endif
-    // binary64 has 2^64 keys: without an explicit range it gets the sampled sweep.
-    if constexpr (F::width == 64) {
-        if (!o.range) return sampled_sweep<M>(o);
+        // binary64 has 2^64 keys: without an explicit range it gets the sampled sweep.
+        if constexpr (F::width == 64) {
+            if (!o.range) return sampled_sweep<M>(o);
+        }
+        return sweep<M>(o);
     }
-    return sweep<M>(o);
 }
 
 template <class M>
 std::vector<std::string> run_cross_check([[maybe_unused]] const sweep_options& o) {
+    if constexpr (M::format::width <= 8) {
+        throw input_error(std::string(M::format::name) + " is swept on the CPU only (256 codes): there is no GPU sweep to cross-check");
+    } else {
 #if FLIPCHECK_HAVE_GPU
-    return gpu::cross_check<M>(o);
+        return gpu::cross_check<M>(o);
 #else
-    throw input_error("--cross-check needs a build with GPU support (FLIPCHECK_ENABLE_CUDA=ON)");
+        throw input_error("--cross-check needs a build with GPU support (FLIPCHECK_ENABLE_CUDA=ON)");
 #endif
+    }
 }
 
 // Format by format, in registry order, so that listings and the main job group by format.
 std::vector<sweep_entry> make_entries() {
     std::vector<sweep_entry> out;
-    registry::for_each<registry::formats>([&]<class FE>() {
-        registry::for_each<registry::sweepable>([&]<class I>() {
+    registry::for_each<registry::all_formats>([&]<class FE>() {
+        registry::for_each<registry::all_sweepable>([&]<class I>() {
             if constexpr (std::is_same_v<typename I::format, typename FE::type>) {
                 using M = typename I::type;
-                out.push_back({std::string(FE::name), std::string(M::name), I::entry::info, &run_sweep<M>, &run_cross_check<M>});
+                out.push_back({std::string(FE::name), std::string(M::name), I::entry::info, registry::expected_right<I>(),
+                               &run_sweep<M>, &run_cross_check<M>});
             }
         });
     });
@@ -62,9 +74,36 @@ const sweep_entry* find_sweep_entry(std::string_view format, std::string_view ma
     return nullptr;
 }
 
+std::vector<code_row> codes_of(std::string_view format) {
+    std::vector<code_row> out;
+    bool found = false;
+    registry::with_name<registry::all_formats>(format, [&]<class E>() {
+        using F = typename E::type;
+        found = true;
+        if constexpr (F::width > 16) {
+            throw input_error(std::string(F::name) + " has 2^" + std::to_string(F::width) +
+                              " codes: `codes` lists formats of 16 bits or fewer");
+        } else {
+            for (std::uint32_t b = 0; b <= F::value_mask; ++b) {
+                const auto c = F::classify(typename F::storage(b));
+                out.push_back({b, bit_cast<std::uint32_t>(float(F::to_value(typename F::storage(b)))),
+                               std::string(to_string(c.kind)) + (c.negative ? "-" : "+")});
+            }
+        }
+    });
+    if (!found) throw input_error("unknown format " + std::string(format));
+    return out;
+}
+
+int format_width(std::string_view format) {
+    int width = 0;
+    registry::with_name<registry::all_formats>(format, [&]<class E>() { width = E::type::width; });
+    return width;
+}
+
 std::vector<std::string> format_names() {
     std::vector<std::string> names;
-    registry::for_each<registry::formats>([&]<class E>() { names.emplace_back(E::name); });
+    registry::for_each<registry::all_formats>([&]<class E>() { names.emplace_back(E::name); });
     return names;
 }
 

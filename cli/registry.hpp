@@ -2,6 +2,7 @@
 // mapping) instance as a runtime row the commands can look up by name. Built-in mappings are what
 // the main job verifies; mapping mutants are known-wrong and must fail.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,10 @@ enum class backend { cpu, gpu };
 struct sweep_entry {
     std::string format, mapping;
     registry::about info;  // the mapping's registry line: id, kind, origin, description
+    // Whether every law must hold: a built-in on a format of the shape it assumes. A built-in that
+    // is not (the seeds' keys on e8m0, fnuz, fp6, fp4) is run all the same: its failure is a
+    // finding the main job shows as expected, and a pass there would be the surprise.
+    bool expected_right = false;
     bool builtin() const { return info.what == registry::kind::mapping; }
     std::function<sweep_report(const sweep_options&, backend)> run;
     // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
@@ -26,6 +31,15 @@ struct sweep_entry {
 const std::vector<sweep_entry>& sweep_entries();
 const sweep_entry* find_sweep_entry(std::string_view format, std::string_view mapping);
 std::vector<std::string> format_names();
+int format_width(std::string_view format);  // storage bits; 0 for an unknown name
+
+// Every code of a format of 16 bits or fewer (without the codes whose unused container bits are
+// set): the value the oracle decodes it to, as the bits of a binary32, and its class.
+struct code_row {
+    std::uint32_t code, value_bits;
+    std::string kind;  // "normal+", "qnan-", ...
+};
+std::vector<code_row> codes_of(std::string_view format);
 std::vector<std::string> mapping_names(bool builtin_only);
 bool gpu_available();
 double gpu_start_up();  // seconds to create the CUDA context (call only with a GPU)

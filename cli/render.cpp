@@ -29,13 +29,25 @@ described describe_as(std::uint64_t raw) {
 }
 
 std::string line(const described& d) { return fmt::format("{} = {} ({})", d.hex, d.value, d.kind); }
+
+// The bits of a format's storage that are not its value's (fp6 and fp4 in a byte), and its last key.
+struct value_bits_of {
+    std::uint64_t unused = 0, last_key = 0;
+};
+value_bits_of value_bits(const std::string& format) {
+    value_bits_of v;
+    registry::with_name<registry::all_formats>(format, [&]<class E>() {
+        v = {std::uint64_t(E::type::unused_mask), std::uint64_t(E::type::value_mask)};
+    });
+    return v;
+}
 std::string hex_key(const sweep_report& r, std::uint64_t k) { return describe(r.format, k).hex; }
 
 }  // namespace
 
 described describe(const std::string& format, std::uint64_t bits) {
     described d;
-    if (!registry::with_name<registry::formats>(format, [&]<class E>() { d = describe_as<typename E::type>(bits); }))
+    if (!registry::with_name<registry::all_formats>(format, [&]<class E>() { d = describe_as<typename E::type>(bits); }))
         throw std::invalid_argument("describe: unknown format " + format);
     return d;
 }
@@ -70,11 +82,23 @@ std::string render_counterexample(const sweep_report& r, const counterexample& c
             expected = fmt::format("encode(decode(key)) = {}", key);
             actual = hex_key(r, c.actual);
             break;
-        case law_id::round_trip_bits:
+        case law_id::round_trip_bits: {
+            const value_bits_of v = value_bits(r.format);
             what = fmt::format("bits {}", line(bits));
-            expected = fmt::format("decode(encode(bits)) = {}", bits.hex);
-            actual = line(describe(r.format, c.actual));
+            if (c.bits & v.unused) {  // a code with unused container bits set
+                what += fmt::format(" (unused bits set); encode(bits) = {}", hex_key(r, c.other));
+                expected = fmt::format("{}, the key of its canonical code {} (masked), or a key above {} (rejected)",
+                                       hex_key(r, c.expected), describe(r.format, c.bits & ~v.unused).hex, hex_key(r, v.last_key));
+                actual = hex_key(r, c.actual);
+            } else {
+                if (v.unused) what += fmt::format("; encode(bits) = {}", hex_key(r, c.other));
+                expected = fmt::format("decode(encode(bits)) = {}", bits.hex) +
+                           (v.unused ? fmt::format(", through one of the format's keys 0..{}", hex_key(r, v.last_key)) : "");
+                actual = line(describe(r.format, c.actual)) +
+                         (v.unused && c.other > v.last_key ? fmt::format(", through key {}, outside them", hex_key(r, c.other)) : "");
+            }
             break;
+        }
         case law_id::successor_order:
             what = fmt::format("decode(key {}) = {}; decode(key+1) = {}", key, line(bits), line(other));
             expected = fmt::format("{} < {} in IEEE totalOrder", bits.value, other.value);
@@ -93,9 +117,9 @@ std::string render_counterexample(const sweep_report& r, const counterexample& c
             expected = c.law == law_id::nan_total_order
                            ? fmt::format("key {} {}", above ? "<" : ">", hex_key(r, c.expected))
                            : fmt::format("key within the bound {}", hex_key(r, c.expected));
-            expected += c.law == law_id::nan_total_order   ? " (a NaN beyond the infinity of its sign)"
+            expected += c.law == law_id::nan_total_order   ? " (a NaN beyond every number of its sign)"
                         : c.law == law_id::nan_propagate ? " (the canonical NaN's key)"
-                                                         : " (the infinity of its side)";
+                                                         : " (the greatest or least number: infinity where there is one)";
             actual = fmt::format("key {}", key);
             break;
         }
@@ -127,6 +151,10 @@ std::string render_summary(const sweep_report& r) {
                                 r.keys_resumed ? fmt::format(" (resumed {})", r.keys_resumed) : "",
                                 human_share(r.coverage()), verdict(r),
                                 human_seconds(r.seconds), human_rate(r.keys_per_second()));
+    if (!r.unused_bits.empty())
+        s += fmt::format("  codes with unused container bits set: the mapping {}\n",
+                         r.unused_bits == "neither" ? "neither masks nor rejects them all (round_trip_bits fails there)"
+                                                    : r.unused_bits + " them");
     if (r.failing_keys) {
         s += fmt::format("  {} failing key(s){}; by law:", r.failing_keys, r.stopped_early ? " before stopping early" : "");
         for (int l = 0; l < mapping_law_count; ++l)

@@ -2,11 +2,13 @@
 # The whole GPU session in one command, for the lent GPU machine: builds nothing, changes no GPU
 # setting. BIN holds binaries built here (flipcheck, gpu_sweep_test, gpu_sweep_bench, yamr_demo,
 # replay_gpu_subjects, gpu_reduce_properties_test, gpu_reduce_bench, gpu_check_test,
-# gpu_check_bench, examples_gpu_test); every log goes to OUT, packed into one archive (the device
+# gpu_check_bench, examples_gpu_test, gpu_exhaustive_test); every log goes to OUT, packed into one archive (the device
 # tool brings back few files). PARTS picks what runs (all by default; each fits one 10-minute
 # device call): sweep (the mapping sweeps, CLI, audit, fuzz replay, YAMR, the main job's timing),
 # reductions (gpu/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
-# sweep_launch.cuh, examples/gpu_test.cu as built against the installed package).
+# sweep_launch.cuh, examples/gpu_test.cu as built against the installed package) and formats (the
+# byte formats: every array of up to three codes on real atomics, and the decoding held against
+# PyTorch and ml_dtypes).
 #   [PARTS=sweep|reductions|plugin|...] scripts/device_run.sh BIN OUT
 # FLIPCHECK_REQUIRE_GPU=1 is set for every step, so nothing here can pass by skipping.
 # Exit status: 0 when every step gave its expected status, 1 otherwise (summary.txt says which).
@@ -34,7 +36,15 @@ run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and t
     tee -a "$logs/summary.txt"
 }
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
-parts=${PARTS:-sweep,reductions,plugin}
+parts=${PARTS:-sweep,reductions,plugin,formats}
+if [[ $parts == *formats* ]]; then
+  pairs='GpuExhaustive.wrong_strategies_fail_on_the_device:GpuExhaustive.format_key_is_the_same_on_the_device'
+  run gpu_exhaustive_test 0 "$bin/gpu_exhaustive_test"
+  run exhaustive_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/gpu_exhaustive_test" --gtest_filter=$pairs
+  run exhaustive_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/gpu_exhaustive_test" --gtest_filter=$pairs
+  run compare_decoding 0 python3 scripts/compare_decoding.py "$bin/flipcheck" --out "$logs/compare_decoding.json"
+  run sweep_e8m0_sign_flip 1 "$bin/flipcheck" sweep --device gpu --format float8_e8m0fnu --mapping sign_flip
+fi
 if [[ $parts == *plugin* ]]; then
   one=GpuCheck.a_failure_shrinks_and_names_the_shape
   run gpu_check_test 0 "$bin/gpu_check_test"

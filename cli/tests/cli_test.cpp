@@ -65,6 +65,49 @@ TEST(cli, json_report_is_written) {
     std::filesystem::remove(path);
 }
 
+// The low-precision formats (issue 15): the seeds' key reverses e8m0's order, exits 1 and shows it;
+// the format-aware key passes there; `codes` prints every code; `list` gives every verdict.
+TEST(cli, sign_flip_on_e8m0_fails_with_the_reversed_order) {
+    const auto r = run_flipcheck("sweep --format float8_e8m0fnu --mapping sign_flip --laws successor_order --limit 2");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    // key 0x01 holds 2^127 and key 0x02 2^126: the upper half of the codes runs backwards.
+    EXPECT_NE(r.output.find("decode(key 0x01) = 0xfe = 1.7014118346046923e+38"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("decode(key+1) = 0xfd = 8.5070591730234616e+37"), std::string::npos) << r.output;
+    const auto ok = run_flipcheck("sweep --format float8_e8m0fnu --mapping format_key");
+    EXPECT_EQ(ok.exit_code, 0) << ok.output;
+    EXPECT_NE(ok.output.find("keys=256"), std::string::npos) << ok.output;
+}
+
+TEST(cli, unused_bits_are_reported_for_fp6_and_fp4) {
+    const auto r = run_flipcheck("sweep --format float4_e2m1fn --mapping format_key");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("codes with unused container bits set: the mapping masks them"), std::string::npos) << r.output;
+    const auto bad = run_flipcheck("sweep --format float6_e2m3fn --mapping unmasked_key --limit 1");
+    EXPECT_EQ(bad.exit_code, 1) << bad.output;
+    EXPECT_NE(bad.output.find("(unused bits set)"), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("neither masks nor rejects"), std::string::npos) << bad.output;
+}
+
+TEST(cli, codes_lists_every_code_with_its_value) {
+    const auto r = run_flipcheck("codes --format float4_e2m1fn");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("0x07  6 "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("0x08  -0 "), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("0x10"), std::string::npos) << r.output;  // only the 16 canonical codes
+    const auto e8m0 = run_flipcheck("codes --format float8_e8m0fnu");
+    EXPECT_NE(e8m0.output.find("0xff  +nan"), std::string::npos) << e8m0.output;
+}
+
+TEST(cli, list_gives_every_built_in_verdict_on_the_byte_formats) {
+    const auto r = run_flipcheck("list");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("float8_e8m0fnu   wrong: successor_order"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("float4_e2m1fn    wrong: round_trip_bits"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("UNEXPECTED"), std::string::npos) << r.output;
+    for (const char* name : {"float8_e4m3fnuz", "float6_e3m2fn", "sign_xor_key", "unmasked_key", "format_key"})
+        EXPECT_NE(r.output.find(name), std::string::npos) << name;
+}
+
 TEST(cli, list_names_everything) {
     const auto r = run_flipcheck("list");
     EXPECT_EQ(r.exit_code, 0);
@@ -89,7 +132,9 @@ TEST_P(cli_bad_input, exits_2_with_a_clear_message) {
 INSTANTIATE_TEST_SUITE_P(
     cli, cli_bad_input,
     ::testing::Values(
-        bad_input_case{"sweep --format binary33 --mapping sign_flip", "{binary16,bfloat16,binary32,binary64}"},
+        bad_input_case{"sweep --format binary33 --mapping sign_flip", "{binary16,bfloat16,binary32,binary64,float8_e4m3fn,"},
+        bad_input_case{"codes --format binary32", "codes` lists formats of 16 bits or fewer"},
+        bad_input_case{"sweep --format float4_e2m1fn --mapping sign_flip --keys 0:0x101", "outside the key space"},
         bad_input_case{"sweep --format binary32 --mapping nope", "sign_flip_branchless"},
         bad_input_case{"sweep --format binary16 --mapping sign_flip --shard 3/2", "expected i/n"},
         bad_input_case{"sweep --format binary16 --mapping sign_flip --shard x", "expected i/n"},

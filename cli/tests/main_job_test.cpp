@@ -13,8 +13,16 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
     const auto r = run_flipcheck("--device cpu");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     // Proven and sampled rows are counted apart, and the sampled ones say how little they cover.
-    EXPECT_NE(r.output.find("9/9 exhaustive: every key of binary16, bfloat16, binary32 checked"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("3/3 sampled: binary64"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("26/26 exhaustive: every key of binary16, bfloat16, binary32, float8_e4m3fn,"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("4/4 sampled: binary64"), std::string::npos) << r.output;
+    // The seeds' keys on the formats that are not IEEE-shaped: 6 formats x 3 mappings, each shown
+    // as the expected failure it is, and none of them passes.
+    EXPECT_NE(r.output.find("18 expected failures shown above"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("UNEXPECTED"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("float8_e8m0fnu  sign_flip             all            256 exhaustive        1 fail (expected)"),
+              std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("float8_e4m3fnuz format_key            all            256 exhaustive        1 pass"),
+              std::string::npos) << r.output;
     EXPECT_NE(r.output.find("of its key space: a sample, not a proof"), std::string::npos) << r.output;
     // and every registered reducer of every format against the oracle (core's update code on the
     // CPU), plus the keyed folds of every built-in mapping: all of them pass, and the 17 rows of
@@ -27,20 +35,21 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
     ASSERT_EQ(m.size(), 3u) << r.output;
     EXPECT_EQ(m[1].str(), m[2].str()) << r.output;
     EXPECT_GE(std::stoi(m[2].str()), 17) << r.output;
-    for (const char* row : {"fetch_fmaximum_num ", "packed_arg ", "seed004_signbit ", "keyed folds(signed_key) "})
+    for (const char* row : {"fetch_fmaximum_num ", "packed_arg ", "seed004_signbit ", "keyed folds(signed_key) ",
+                            "mapped_propagate_w32 (all arrays n <= 2) float8_e5m2fnuz", "lanewise_key (all arrays n <= 2)"})
         EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
     // binary32 rows cover all 2^32 keys.
     std::size_t rows = 0;
     for (auto at = r.output.find("4294967296 exhaustive"); at != std::string::npos; at = r.output.find("4294967296 exhaustive", at + 1))
         ++rows;
-    EXPECT_EQ(rows, 3u) << r.output;
+    EXPECT_EQ(rows, 4u) << r.output;
 }
 
 TEST(main_job, a_registered_mutant_makes_it_exit_1_with_counterexamples) {
     const auto r = run_flipcheck("--device cpu --with-mutant wrong_at_neg_denorm_min");
     EXPECT_EQ(r.exit_code, 1) << r.output;
-    EXPECT_NE(r.output.find("9/12 exhaustive"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("3/4 sampled"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("26/29 exhaustive"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("4/5 sampled"), std::string::npos) << r.output;
     // The one bad successor pair of binary32: keys 0x7ffffffd/0x7ffffffe.
     EXPECT_NE(r.output.find("successor_order broken at key 0x7ffffffd"), std::string::npos) << r.output;
 }

@@ -81,7 +81,8 @@ struct mapped {
     static constexpr std::string_view name = "mapped";
     static constexpr policy declared{P, zero_policy::ordered, tie_policy::any};
 
-    FLIPCHECK_HD static constexpr S init() noexcept { return Op == reduce_op::max ? S(0) : F::all_ones; }
+    // The identity key: the least key for max, the greatest (2^value_bits - 1) for min.
+    FLIPCHECK_HD static constexpr S init() noexcept { return Op == reduce_op::max ? S(0) : F::value_mask; }
     // What an element contributes is the reducers' rule (reducer.hpp), so the two cannot drift.
     template <class Word>
     FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
@@ -90,7 +91,7 @@ struct mapped {
         if (Op == reduce_op::max) w.fetch_max(key);
         else w.fetch_min(key);
     }
-    FLIPCHECK_HD static S result(S word) noexcept { return M::decode(word); }
+    FLIPCHECK_HD static S result(S word) noexcept { return keyed_reducer<M>::decode(declared, Op, word); }
 };
 
 // Seed 004's trick on raw bits: for min, a negative value (by its sign bit) takes unsigned
@@ -185,6 +186,35 @@ struct packed_arg {
     FLIPCHECK_HD static std::uint32_t index(std::uint64_t word) noexcept {
         return invert ? ~std::uint32_t(word) : std::uint32_t(word);
     }
+};
+
+// A strategy on a word narrower than 32 bits, run on a 32-bit word: a GPU has no 8-bit atomics
+// and no 16-bit max, so the byte formats' keys are reduced zero-extended in a 32-bit word, where
+// unsigned order is the same. (The other GPU form keeps the byte in place and updates it with a
+// CAS on its containing word: gpu/word.cuh.) Only unsigned max/min, load and CAS pass through;
+// a signed update would need sign extension, and no byte strategy makes one.
+template <class A>
+struct widened : A {
+    using narrow = std::remove_cvref_t<decltype(A::init())>;
+    using S = typename A::format::storage;
+    static_assert(sizeof(narrow) < 4, "widened: the strategy's word is already 32 bits or more");
+    template <class Word>
+    struct view {
+        Word& w;
+        FLIPCHECK_HD narrow load() const { return narrow(w.load()); }
+        FLIPCHECK_HD narrow fetch_max(narrow v) { return narrow(w.fetch_max(std::uint32_t(v))); }
+        FLIPCHECK_HD narrow fetch_min(narrow v) { return narrow(w.fetch_min(std::uint32_t(v))); }
+        FLIPCHECK_HD narrow cas(narrow expected, narrow desired) {
+            return narrow(w.cas(std::uint32_t(expected), std::uint32_t(desired)));
+        }
+    };
+    FLIPCHECK_HD static constexpr std::uint32_t init() noexcept { return A::init(); }
+    template <class Word>
+    FLIPCHECK_HD static void update(Word& w, S bits) noexcept {
+        view<Word> v{w};
+        A::update(v, bits);
+    }
+    FLIPCHECK_HD static S result(std::uint32_t word) noexcept { return S(A::result(narrow(word))); }
 };
 
 // One reducer of registry.hpp's atomic shape over xs on a CPU word, one atomic step per element

@@ -5,6 +5,7 @@
 #include "flipcheck/hd.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/format.hpp"
+#include "flipcheck/minifloat.hpp"
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/random.hpp"
@@ -24,3 +25,5 @@
 #include "flipcheck/sampled.hpp"
 #include "flipcheck/audit.hpp"
 #include "flipcheck/check.hpp"
+#include "flipcheck/packed_reducer.hpp"
+#include "flipcheck/exhaustive.hpp"

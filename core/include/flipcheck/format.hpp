@@ -70,12 +70,16 @@ struct ieee_layout {
     static constexpr nan_encoding nans = nan_encoding::ieee;
     static constexpr bool has_negative_zero = true;
     static constexpr bool is_signed = true;
+    // Every bit of the storage is the value's (minifloat.hpp's fp6/fp4 leave the top bits unused).
+    static constexpr int value_bits = width;
 
     static constexpr storage sign_mask = storage(storage(1) << (width - 1));
     static constexpr storage exponent_mask = storage(((storage(1) << ExponentBits) - 1) << MantissaBits);
     static constexpr storage mantissa_mask = storage((storage(1) << MantissaBits) - 1);
     static constexpr storage quiet_bit = storage(storage(1) << (MantissaBits - 1));
     static constexpr storage all_ones = storage(~storage(0));
+    static constexpr storage value_mask = all_ones;  // the bits a code may use
+    static constexpr storage unused_mask = 0;        // container bits outside the value
 
     // Named patterns (positive; OR in sign_mask for the negative twin).
     static constexpr storage zero = 0;
@@ -87,6 +91,9 @@ struct ieee_layout {
     static constexpr storage infinity = exponent_mask;
     static constexpr storage quiet_nan = storage(exponent_mask | quiet_bit);  // canonical qNaN
     static constexpr storage signaling_nan = storage(exponent_mask | 1);
+    // The greatest and least numbers: the bounds a NaN-skipping max/min starts from.
+    static constexpr storage highest = infinity;
+    static constexpr storage lowest = storage(infinity | sign_mask);
 
     FLIPCHECK_HD static constexpr bool negative(storage b) noexcept { return (b & sign_mask) != 0; }
     FLIPCHECK_HD static constexpr storage exponent_field(storage b) noexcept {
@@ -157,7 +164,15 @@ concept format = requires(typename F::storage b) {
     { F::nans } -> std::convertible_to<nan_encoding>;
     { F::has_negative_zero } -> std::convertible_to<bool>;
     { F::is_signed } -> std::convertible_to<bool>;
+    { F::value_bits } -> std::convertible_to<int>;
+    { F::unused_mask } -> std::convertible_to<typename F::storage>;
+    { F::highest } -> std::convertible_to<typename F::storage>;
+    { F::lowest } -> std::convertible_to<typename F::storage>;
 };
+
+// A code with no unused container bit set: one of the format's own codes.
+template <format F>
+FLIPCHECK_HD constexpr bool canonical(typename F::storage b) noexcept { return (b & F::unused_mask) == 0; }
 
 
 }  // namespace flipcheck

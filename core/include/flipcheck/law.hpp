@@ -39,7 +39,7 @@ inline constexpr std::array<std::string_view, 9> law_names{
 // One line each, for listings and reports (`flipcheck list`), in law_id order.
 inline constexpr std::array<std::string_view, 9> law_descriptions{
     "encode(decode(k)) == k",
-    "decode(encode(b)) == b",
+    "decode(encode(b)) == b with encode(b) a key; a code with unused bits set: its canonical code's key, or none",
     "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
     "-0 sits immediately below +0 (formats with a -0)",
     "+NaN keys above +inf's key, -NaN keys below -inf's (formats with NaNs)",
@@ -56,7 +56,8 @@ inline constexpr law_set all_mapping_laws = (law_set(1) << mapping_law_count) - 
 
 // Plain data, so that device code can fill it. What expected/actual/other hold is per law:
 //   round_trip_key   bits=decode(key)  expected=key             actual=encode(bits)
-//   round_trip_bits  bits=key          expected=bits            actual=decode(encode(bits))
+//   round_trip_bits  bits=key          expected=bits            actual=decode(encode(bits))  other=encode(bits)
+//                    (a code with unused bits set: expected=its canonical code's key, actual=encode(bits))
 //   successor_order  bits=decode(key)  other=decode(key+1)      (expected bits < other in totalOrder)
 //   zero_placement   bits=-0           expected=+0              actual=decode(key+1), other=1 if key is last
 //   nan_*            bits=decode(key)  expected=the bound key   actual=key  (bounds: see mapping_laws)
@@ -75,23 +76,30 @@ struct counterexample {
 // the format lacks holds vacuously for it:
 //   zero_placement                               needs a -0         (F::has_negative_zero)
 //   nan_total_order, nan_propagate, nan_ignore   need a NaN         (F::nans != nan_encoding::none)
-// Where a law bounds the numbers by +-infinity and the format has none, the bound is +-its largest
-// finite, F::max_finite (what a NaN-skipping max/min starts from there): `top` below, and neg(top).
+// Where a law bounds the numbers by +-infinity, the bounds are F::highest and F::lowest: the
+// infinities, or without them the largest finite and its negation (an unsigned format's lowest is
+// its least code).
+// Keys are 0 .. 2^value_bits - 1 (`last`): a mapping of a format with unused container bits (fp6 and
+// fp4 in a byte) maps its 2^value_bits codes onto that many keys. The laws about keys hold
+// vacuously at the keys beyond; round_trip_bits asks each canonical code for a key in range, and
+// each code with unused bits set for its canonical code's key (the mapping masks them) or a key
+// out of range (it rejects them): unused_bits_handling() says which.
 // With one NaN pattern (nan_encoding::single_pattern) there is no NaN of the other sign, so
 // nan_propagate asks only for the side the one NaN is on: its key (F::quiet_nan's) must top every
 // number's key if the NaN reads as positive (signbit of its value, as totalOrder places it), and
 // bottom them if it reads as negative. For the IEEE formats every `if constexpr` takes the IEEE
-// branch and top is +infinity: the code is the code of the IEEE-only laws.
+// branch and the bounds are the infinities: the code is the code of the IEEE-only laws.
 template <mapping M>
 struct mapping_laws {
     using F = typename M::format;
     using S = typename F::storage;
-    static constexpr S last = F::all_ones;
+    static constexpr S last = F::value_mask;  // the last key
+    static constexpr bool has_unused = F::unused_mask != 0;
 
-    static_assert(F::is_signed, "the mapping laws speak of -0, -inf and -NaN: unsigned formats are not covered yet");
     static constexpr bool has_nans = F::nans != nan_encoding::none;
     static constexpr bool one_nan = F::nans == nan_encoding::single_pattern;
-    static constexpr S top = F::has_infinity ? F::infinity : F::max_finite;  // +inf, or +max without infinity
+    // Whether k is one of the format's keys (always, where every bit of the storage is the value's).
+    FLIPCHECK_HD static bool in_keys(S k) noexcept { return !has_unused | (k <= last); }
 
     FLIPCHECK_HD static auto value(S b) noexcept { return F::to_value(b); }
     FLIPCHECK_HD static S neg(S b) noexcept { return S(b | F::sign_mask); }
@@ -101,24 +109,33 @@ struct mapping_laws {
     // sweep computes it for a batch of keys with one mapping call per loop, which vectorizes
     // where a loop holding all four calls would not, and passes it to the same laws.
     struct evaluated {
-        S k;          // the key
+        S k;          // the key (and, for round_trip_bits, the code)
         S d0, d1;     // decode(k), decode(k+1)
         S enc_d0;     // encode(decode(k))
+        S enc_k;      // encode(k)
         S dec_enc_k;  // decode(encode(k))
     };
     FLIPCHECK_HD static evaluated evaluate(S k) noexcept {
         const S d0 = M::decode(k);
-        return {k, d0, M::decode(S(k + 1)), M::encode(d0), M::decode(M::encode(k))};
+        return {k, d0, M::decode(S(k + 1)), M::encode(d0), M::encode(k), M::decode(M::encode(k))};
     }
 
-    FLIPCHECK_HD static bool round_trip_key(const evaluated& v) noexcept { return v.enc_d0 == v.k; }
-    FLIPCHECK_HD static bool round_trip_bits(const evaluated& v) noexcept { return v.dec_enc_k == v.k; }
+    FLIPCHECK_HD static bool round_trip_key(const evaluated& v) noexcept { return !in_keys(v.k) | (v.enc_d0 == v.k); }
+    FLIPCHECK_HD static bool round_trip_bits(const evaluated& v) noexcept {
+        if constexpr (!has_unused) return v.dec_enc_k == v.k;
+        else {
+            const bool own = canonical<F>(v.k);
+            const S canonical_key = M::encode(S(v.k & F::value_mask));
+            return (own & (v.dec_enc_k == v.k) & (v.enc_k <= last)) |
+                   ((!own) & ((v.enc_k == canonical_key) | (v.enc_k > last)));
+        }
+    }
     FLIPCHECK_HD static bool successor_order(const evaluated& v) noexcept {
-        return (v.k == last) | oracle::total_less(value(v.d0), value(v.d1));
+        return !in_keys(v.k) | (v.k == last) | oracle::total_less(value(v.d0), value(v.d1));
     }
     FLIPCHECK_HD static bool zero_placement([[maybe_unused]] const evaluated& v) noexcept {
         if constexpr (!F::has_negative_zero) return true;  // no -0: nothing to place
-        else return (v.d0 != F::sign_mask) | ((v.k != last) & (v.d1 == S(0)));
+        else return !in_keys(v.k) | (v.d0 != F::sign_mask) | ((v.k != last) & (v.d1 == S(0)));
     }
     FLIPCHECK_HD static bool nan_total_order([[maybe_unused]] const evaluated& v) noexcept {
         if constexpr (!has_nans) return true;
@@ -126,7 +143,7 @@ struct mapping_laws {
             const S k = v.k;
             const auto x = value(v.d0);
             const bool nan = oracle::isnan(x), negative = oracle::signbit(x);
-            return (!nan) | (negative & (k < M::encode(neg(top)))) | (!negative & (k > M::encode(top)));
+            return !in_keys(k) | (!nan) | (negative & (k < M::encode(F::lowest))) | (!negative & (k > M::encode(F::highest)));
         }
     }
     FLIPCHECK_HD static bool nan_propagate([[maybe_unused]] const evaluated& v) noexcept {
@@ -136,11 +153,11 @@ struct mapping_laws {
             const auto x = value(v.d0);
             const S nan_key = M::encode(F::quiet_nan);
             const bool nan_negative = oracle::signbit(value(F::quiet_nan));
-            return oracle::isnan(x) | (nan_negative & (k > nan_key)) | (!nan_negative & (k < nan_key));
+            return !in_keys(k) | oracle::isnan(x) | (nan_negative & (k > nan_key)) | (!nan_negative & (k < nan_key));
         } else {
             const S k = v.k;
             const auto x = value(v.d0);
-            return oracle::isnan(x) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
+            return !in_keys(k) | oracle::isnan(x) | ((k < M::encode(F::quiet_nan)) & (k > M::encode(neg(F::quiet_nan))));
         }
     }
     FLIPCHECK_HD static bool nan_ignore([[maybe_unused]] const evaluated& v) noexcept {
@@ -148,7 +165,7 @@ struct mapping_laws {
         else {
             const S k = v.k;
             const auto x = value(v.d0);
-            return oracle::isnan(x) | ((k >= M::encode(neg(top))) & (k <= M::encode(top)));
+            return !in_keys(k) | oracle::isnan(x) | ((k >= M::encode(F::lowest)) & (k <= M::encode(F::highest)));
         }
     }
 
@@ -183,12 +200,15 @@ struct mapping_laws {
     //                    Without a -0 in the format it holds, and d0 = sign_mask gets no exception.
     //   nan_total_order  only a NaN d0 can fail it, and then a < b is false.
     //   nan_propagate,   ok needs k in [lo, hi], the intersection of (key(-qNaN), key(+qNaN)) and
-    //   nan_ignore       [key(neg(top)), key(top)], which is what each asks of a number's key. With
+    //   nan_ignore       [key(lowest), key(highest)], which is what each asks of a number's key. With
     //                    one NaN pattern only its side bounds [lo, hi]; without NaNs both hold.
     // The overload on evaluate(k) takes number_key_range() too, so that a loop computes it once.
     struct number_keys;
     FLIPCHECK_HD static bool quick_ok(S k) noexcept { return quick_ok(evaluate(k), number_key_range()); }
     FLIPCHECK_HD static bool quick_ok(const evaluated& v, const number_keys& r) noexcept {
+        // The filter's reasoning assumes a signed format that fills its storage; the others (e8m0,
+        // fp6 and fp4 in a byte) have 256 keys at most, where the exact check costs nothing.
+        if constexpr (!F::is_signed || F::unused_mask != 0) return false;
         const S k = v.k, lo = r.lo, hi = r.hi;
         const bool empty = r.empty;
         const S d0 = v.d0, d1 = v.d1;
@@ -211,14 +231,14 @@ struct mapping_laws {
             const S lo_nan = nan_negative ? S(nan_key + 1) : S(0);
             const S hi_nan = nan_negative ? F::all_ones : S(nan_key - 1);
             const bool no_room = nan_negative ? nan_key == F::all_ones : nan_key == S(0);
-            const S neg_inf = M::encode(neg(top)), pos_inf = M::encode(top);
+            const S neg_inf = M::encode(F::lowest), pos_inf = M::encode(F::highest);
             const S lo = neg_inf > lo_nan ? neg_inf : lo_nan;
             const S hi = pos_inf < hi_nan ? pos_inf : hi_nan;
             const bool empty = (lo > hi) | no_room;
             return {lo, hi, empty};
         } else {
             const S below_nan = M::encode(neg(F::quiet_nan)), above_nan = M::encode(F::quiet_nan);
-            const S neg_inf = M::encode(neg(top)), pos_inf = M::encode(top);
+            const S neg_inf = M::encode(F::lowest), pos_inf = M::encode(F::highest);
             const S lo = neg_inf > S(below_nan + 1) ? neg_inf : S(below_nan + 1);
             const S hi = pos_inf < S(above_nan - 1) ? pos_inf : S(above_nan - 1);
             const bool empty = (lo > hi) | (below_nan == F::all_ones) | (above_nan == 0);
@@ -238,8 +258,13 @@ struct mapping_laws {
             case law_id::round_trip_key: c.expected = k; c.actual = M::encode(b); break;
             case law_id::round_trip_bits:
                 c.bits = k;
+                c.other = M::encode(k);
                 c.expected = k;
                 c.actual = M::decode(M::encode(k));
+                if (!canonical<F>(k)) {  // unused bits set: it should have had its canonical code's key
+                    c.expected = M::encode(S(k & F::value_mask));
+                    c.actual = c.other;
+                }
                 break;
             case law_id::successor_order: c.other = M::decode(S(k + 1)); break;
             case law_id::zero_placement:
@@ -248,7 +273,7 @@ struct mapping_laws {
                 c.actual = k == last ? 0 : M::decode(S(k + 1));
                 break;
             case law_id::nan_total_order:
-                c.expected = M::encode(oracle::signbit(value(b)) ? neg(top) : top);
+                c.expected = M::encode(oracle::signbit(value(b)) ? F::lowest : F::highest);
                 c.actual = k;
                 break;
             case law_id::nan_propagate:
@@ -257,7 +282,7 @@ struct mapping_laws {
                 c.actual = k;
                 break;
             case law_id::nan_ignore:
-                c.expected = k > M::encode(top) ? M::encode(top) : M::encode(neg(top));
+                c.expected = k > M::encode(F::highest) ? M::encode(F::highest) : M::encode(F::lowest);
                 c.actual = k;
                 break;
             default: break;
@@ -265,6 +290,35 @@ struct mapping_laws {
         return c;
     }
 };
+
+// What a mapping does with the codes whose unused container bits are set (fp6 and fp4 in a byte):
+// gives each its canonical code's key (masks), a key outside the format's keys (rejects), some of
+// each, or for some of them neither (round_trip_bits fails there). Without unused bits: not_applicable.
+enum class unused_bits : std::uint8_t { not_applicable, masks, rejects, masks_and_rejects, neither };
+constexpr std::string_view to_string(unused_bits u) noexcept {
+    constexpr std::string_view names[] = {"not applicable", "masks", "rejects", "masks and rejects", "neither"};
+    return names[std::size_t(u)];
+}
+template <mapping M>
+unused_bits unused_bits_handling() noexcept {
+    using F = typename M::format;
+    using S = typename F::storage;
+    if constexpr (F::unused_mask == 0) {
+        return unused_bits::not_applicable;
+    } else {
+        bool masks = false, rejects = false, neither = false;
+        for (unsigned b = 0; b <= F::all_ones; ++b) {
+            if (canonical<F>(S(b))) continue;
+            const S k = M::encode(S(b));
+            const bool m = k == M::encode(S(b & F::value_mask)), r = k > F::value_mask;
+            masks |= m;
+            rejects |= r && !m;
+            neither |= !m && !r;
+        }
+        if (neither) return unused_bits::neither;
+        return masks && rejects ? unused_bits::masks_and_rejects : masks ? unused_bits::masks : unused_bits::rejects;
+    }
+}
 
 // Reducer laws: the subject's answer for one input against the oracle's under its declared policy.
 template <format F>

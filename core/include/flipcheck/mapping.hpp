@@ -3,6 +3,7 @@
 // sources write them; whether they are right is for the laws to say, not for this file.
 #pragma once
 #include <concepts>
+#include <cstdint>
 #include <string_view>
 
 #include "flipcheck/format.hpp"
@@ -24,7 +25,8 @@ struct sign_flip {
     using format = F;
     using storage = typename F::storage;
     static constexpr std::string_view name = "sign_flip";
-    static constexpr bool fused_filter = true;  // sweep.hpp's any_failure: measured faster in one loop
+    // No fused_filter: on an AVX2 core its branches keep the one-loop filter scalar (2^28 keys:
+    // 0.66 s fused, 0.20 s staged; bench/RESULTS.md), so sweep.hpp stages it like a user's mapping.
     FLIPCHECK_HD static constexpr storage encode(storage b) noexcept {
         if ((b & F::sign_mask) == 0) return storage(b | F::sign_mask);
         return storage(~b);
@@ -55,11 +57,73 @@ struct sign_flip_branchless {
     }
 };
 
+// Where a format's one NaN (nan_encoding::single_pattern: fnuz, e8m0) sits among the keys:
+// where IEEE totalOrder puts it (by its sign bit: fnuz's 0x80 at the bottom, e8m0's 0xff at the
+// top), or at the top or the bottom whatever its sign. One key cannot serve every policy: a
+// propagating max needs the NaN on top, a propagating min at the bottom (keyed_reducer picks).
+enum class nan_end : std::uint8_t { total_order, top, bottom };
+
+// The format-aware key: right for every format of the registry, proven by the sweep on each.
+//   - unused container bits are cleared first: a code with them set gets its canonical code's key;
+//   - an unsigned format (e8m0) keys by its code: every code is positive, so totalOrder is code order;
+//   - a signed one by seed 000's mask routine, with the sign at the value's own top bit
+//     (F::sign_mask, bit 5 of fp6, bit 3 of fp4) and the inversion confined to the value's bits;
+//   - with one NaN and no -0 (fnuz), the NaN takes -0's place: negatives are negated rather than
+//     inverted, so -denorm_min sits right below +0 and the NaN has a key of its own at the bottom;
+//   - End moves the one NaN: every key turns by one (mod 2^value_bits), keeping the numbers' order.
+// For binary16/bfloat16/binary32/binary64 it computes exactly what sign_flip_branchless does.
+template <format F, nan_end End = nan_end::total_order>
+struct format_key {
+    using format = F;
+    using storage = typename F::storage;
+    using S = storage;
+    static constexpr std::string_view name = "format_key";
+    static constexpr bool fused_filter = true;  // sweep.hpp's any_failure: as fast as the mask routine fused
+    template <nan_end E>
+    using with_nan_at = format_key<F, E>;
+
+    static constexpr bool one_nan = F::nans == nan_encoding::single_pattern;
+    static constexpr int shift = F::value_bits - 1;
+    // How far End turns the keys: one step where it moves the NaN to the other end.
+    static constexpr bool nan_on_top = !F::negative(F::quiet_nan);
+    static constexpr S turn = !one_nan || End == nan_end::total_order || (End == nan_end::top) == nan_on_top
+                                  ? S(0)
+                                  : End == nan_end::top ? S(F::value_mask) : S(1);  // -1 or +1
+
+    FLIPCHECK_HD static constexpr S encode(S b) noexcept {
+        b = S(b & F::value_mask);
+        S k;
+        if constexpr (!F::is_signed) {
+            k = b;
+        } else if constexpr (one_nan) {
+            const bool negative = (b & F::sign_mask) != 0;
+            k = b == F::quiet_nan ? S(0) : negative ? S(S(0u - b) & F::value_mask) : S(b | F::sign_mask);
+        } else {
+            const S mask = S(S(S(0u - S(b >> shift)) & F::value_mask) | F::sign_mask);
+            k = S(b ^ mask);
+        }
+        return S((k + turn) & F::value_mask);
+    }
+    FLIPCHECK_HD static constexpr S decode(S k) noexcept {
+        k = S((k - turn) & F::value_mask);
+        if constexpr (!F::is_signed) {
+            return k;
+        } else if constexpr (one_nan) {
+            if (k == 0) return F::quiet_nan;
+            return (k & F::sign_mask) ? S(k & ~F::sign_mask) : S(S(0u - k) & F::value_mask);
+        } else {
+            const S mask = S(S(S(S(k >> shift) - 1u) & F::value_mask) | F::sign_mask);
+            return S(k ^ mask);
+        }
+    }
+};
+
 // The mapping flipcheck's own reducers key with (P3008's operations, the registry's mapped and
-// packed reducers, the GPU kernels): seed 000's mask routine, proven for every format by the sweep.
-// Code that needs "the proven key" names this alias, so that choosing another is one edit.
+// packed reducers, the GPU kernels): the format-aware key, proven for every format by the sweep
+// (on the IEEE formats it is seed 000's mask routine). Code that needs "the proven key" names this
+// alias, so that choosing another is one edit.
 template <format F>
-using key_mapping = sign_flip_branchless<F>;
+using key_mapping = format_key<F>;
 
 namespace detail {
 template <class U> struct signed_of;

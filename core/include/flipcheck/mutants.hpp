@@ -145,6 +145,50 @@ struct std_max_fold_propagate {
     }
 };
 
+// ---- low-precision formats (minifloat.hpp) --------------------------------------------------------
+
+// The seeds' mask routine applied to e8m0 as to any "float": its top bit is an exponent bit, not a
+// sign, so the key inverts the upper half of the codes and reverses their order: key(2.0) < key(1.0).
+template <format F>
+struct sign_xor_key : sign_flip_branchless<F> {
+    static constexpr std::string_view name = "sign_xor_key";
+};
+
+// Seed 000's IEEE key on a fnuz format: 0x80 is fnuz's NaN, not -0, and the key puts it between
+// -denorm_min and +0, in the middle of the numbers.
+template <format F>
+struct ieee_key_on_fnuz : sign_flip<F> {
+    static constexpr std::string_view name = "ieee_key_on_fnuz";
+};
+
+// A byte key that takes the sign from bit 7, the container's top bit, for a value whose sign is
+// lower down (fp4's bit 3, fp6's bit 5): every code reads as positive, negatives sort backwards,
+// and the keys are not the format's.
+template <format F>
+struct byte_sign_key {
+    using format = F;
+    using storage = typename F::storage;
+    static constexpr std::string_view name = "byte_sign_key";
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept { return (b & 0x80) ? storage(~b) : storage(b | 0x80); }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept { return (k & 0x80) ? storage(k & 0x7f) : storage(~k); }
+};
+
+// An fp6 key that tests the sign with `b >= sign_mask` on the whole byte instead of the sign bit,
+// without masking the unused bits first: right on every canonical code, but a code with a stray
+// high bit (a +0 read from a byte with garbage above the value) takes a negative's key.
+template <format F>
+struct unmasked_key {
+    using format = F;
+    using storage = typename F::storage;
+    static constexpr std::string_view name = "unmasked_key";
+    FLIPCHECK_HD static constexpr storage encode(storage b) noexcept {
+        return b >= F::sign_mask ? storage(~b & F::value_mask) : storage(b | F::sign_mask);
+    }
+    FLIPCHECK_HD static constexpr storage decode(storage k) noexcept {
+        return (k & F::sign_mask) ? storage(k & ~F::sign_mask) : storage(~k & F::value_mask);
+    }
+};
+
 }  // namespace flipcheck::mutants
 
 #if defined(__clang__)

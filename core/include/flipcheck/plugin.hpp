@@ -41,8 +41,15 @@ inline bool is_mapping(const flipcheck_subject_v1& s) { return s.kind == flipche
 // The format entry of a subject: calls f.template operator()<F>().
 template <class Fn>
 void with_format(const flipcheck_subject_v1& s, Fn&& f) {
-    if (!registry::with_id<registry::formats>(std::uint8_t(s.format_id), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
-        throw input_error("subject " + std::string(s.name) + " has unknown format id " + std::to_string(s.format_id));
+    if (registry::with_id<registry::formats>(std::uint8_t(s.format_id), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
+        return;
+    std::string byte_format;
+    registry::with_id<registry::low_precision_formats>(std::uint8_t(s.format_id), [&]<class FE>() { byte_format = FE::name; });
+    if (!byte_format.empty())
+        throw input_error("subject " + std::string(s.name) + " is over " + byte_format +
+                          ": plug-in ABI v1 takes binary16, bfloat16, binary32 and binary64; check a byte format's code "
+                          "in C++ with flipcheck/exhaustive.hpp (every array of up to three codes) or flipcheck::sweep");
+    throw input_error("subject " + std::string(s.name) + " has unknown format id " + std::to_string(s.format_id));
 }
 
 inline std::string format_name(const flipcheck_subject_v1& s) {

@@ -51,13 +51,41 @@ struct keyed_reducer {
     FLIPCHECK_HD static constexpr bool contributes(policy p, S bits) noexcept {
         return !(p.nan == nan_policy::ignore && F::is_nan_bits(bits));
     }
+    // A format with one NaN has no key to spare: where its NaN must sit depends on the policy.
+    // Under propagate it must win (top for max, bottom for min); under ignore it must be what an
+    // untouched atomic word decodes to, the identity key (bottom for max, top for min). So the
+    // fold keys with M::with_nan_at<that end> where M offers it (format_key does); any other
+    // mapping keys as it is, and on such a format the reducer laws say whether that is right.
+    static constexpr bool moves_nan = F::nans == nan_encoding::single_pattern &&
+                                      requires { typename M::template with_nan_at<nan_end::top>; };
+    FLIPCHECK_HD static constexpr int nan_end_for(policy p, reduce_op op) noexcept {  // 0 keep, 1 top, 2 bottom
+        if (!moves_nan || (p.nan != nan_policy::propagate && p.nan != nan_policy::ignore)) return 0;
+        return (p.nan == nan_policy::propagate) == (op == reduce_op::max) ? 1 : 2;
+    }
+    FLIPCHECK_HD static constexpr S encode(policy p, reduce_op op, S bits) noexcept {
+        if constexpr (moves_nan) {
+            const int end = nan_end_for(p, op);
+            if (end == 1) return M::template with_nan_at<nan_end::top>::encode(bits);
+            if (end == 2) return M::template with_nan_at<nan_end::bottom>::encode(bits);
+        }
+        return M::encode(bits);
+    }
+    // The inverse of encode(p, op, .): the bits a folded key stands for.
+    FLIPCHECK_HD static constexpr S decode(policy p, reduce_op op, S key) noexcept {
+        if constexpr (moves_nan) {
+            const int end = nan_end_for(p, op);
+            if (end == 1) return M::template with_nan_at<nan_end::top>::decode(key);
+            if (end == 2) return M::template with_nan_at<nan_end::bottom>::decode(key);
+        }
+        return M::decode(key);
+    }
     // The key an element folds as (meaningful only where contributes()).
     FLIPCHECK_HD static constexpr S key(policy p, reduce_op op, S bits) noexcept {
         if (p.nan == nan_policy::propagate && F::is_nan_bits(bits))
             bits = op == reduce_op::max ? F::quiet_nan : S(F::quiet_nan | F::sign_mask);
-        else if (p.zero == zero_policy::equal && bits == F::sign_mask)
+        else if (F::has_negative_zero && p.zero == zero_policy::equal && bits == F::sign_mask)
             bits = F::zero;
-        return M::encode(bits);
+        return encode(p, op, bits);
     }
     template <class W>
     FLIPCHECK_HD static constexpr W pick(reduce_op op, W a, W b) noexcept {
@@ -104,21 +132,21 @@ struct keyed_reducer {
     }
 
     // ---- value reducers: the bits of the result, nothing for n = 0 ----------------------------
-    static std::optional<S> finish(partial<S> r, std::size_t n) {
+    static std::optional<S> finish(policy p, reduce_op op, partial<S> r, std::size_t n) {
         if (n == 0) return std::nullopt;
         if (!r.seen) return F::quiet_nan;  // every element was a NaN under ignore: any NaN will do
-        return M::decode(r.word);
+        return decode(p, op, r.word);
     }
 
     static std::optional<S> sequential(policy p, reduce_op op, std::span<const S> xs) {
         partial<S> r;
         for (S x : xs) r = merge(op, r, lift(p, op, x));
-        return finish(r, xs.size());
+        return finish(p, op, r, xs.size());
     }
 
     // Recursive halves: the shape of a block-level tree reduction.
     static std::optional<S> pairwise_tree(policy p, reduce_op op, std::span<const S> xs) {
-        return finish(tree(p, op, xs), xs.size());
+        return finish(p, op, tree(p, op, xs), xs.size());
     }
 
     // Fold in a random permutation order (Fisher-Yates driven by the seed).
@@ -126,14 +154,14 @@ struct keyed_reducer {
         const std::vector<std::size_t> order = permutation(xs.size(), seed);
         partial<S> r;
         for (std::size_t i : order) r = merge(op, r, lift(p, op, xs[i]));
-        return finish(r, xs.size());
+        return finish(p, op, r, xs.size());
     }
 
     // Per-thread local folds published through one shared key word, interleaved by the seed.
     static std::optional<S> simulated_atomic(policy p, reduce_op op, std::span<const S> xs, std::uint64_t seed,
                                              unsigned threads) {
         auto lift_i = [&](std::size_t i) { return lift(p, op, xs[i]); };
-        return finish(simulate<S>(op, xs.size(), seed, threads, lift_i), xs.size());
+        return finish(p, op, simulate<S>(op, xs.size(), seed, threads, lift_i), xs.size());
     }
 
     // ---- arg reducers: the index of the result, nothing for n = 0 or an all-NaN ignore --------

@@ -26,8 +26,10 @@
 #include "flipcheck/format.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/mapping.hpp"
+#include "flipcheck/minifloat.hpp"
 #include "flipcheck/mutants.hpp"
 #include "flipcheck/p3008.hpp"
+#include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/reducer.hpp"
 #include "flipcheck/subjects/seed002.hpp"
@@ -157,6 +159,28 @@ using formats = list<
     format_entry<0x04, binary64, "IEEE 754", "double precision: 1-11-52, bias 1023 (sampled, not exhaustive)">>;
 static_assert(ids_unique<formats>());
 
+// The 8-bit and smaller formats (minifloat.hpp): every code of each is checked, never sampled. They
+// are a list of their own because the drivers built for 16 bits and more (the GPU sweep and
+// reduction kernels, the RapidCheck suites, the fuzz targets' draws) do not take a byte format;
+// the drivers that do (the main job, `sweep`, `list`, the exhaustive reducer checks, the mutants)
+// iterate all_formats.
+using low_precision_formats = list<
+    format_entry<0x05, float8_e4m3fn, "OCP FP8", "1-4-3, bias 7; no infinity; NaN only at S.1111.111">,
+    format_entry<0x06, float8_e5m2, "OCP FP8", "1-5-2, bias 15; infinities and NaNs as in IEEE">,
+    format_entry<0x07, float8_e4m3fnuz, "Graphcore, AMD MI300", "1-4-3, bias 8; no infinity, no -0; one NaN, 0x80">,
+    format_entry<0x08, float8_e5m2fnuz, "Graphcore, AMD MI300", "1-5-2, bias 16; no infinity, no -0; one NaN, 0x80">,
+    format_entry<0x09, float8_e8m0fnu, "OCP MX scales", "8 exponent bits, unsigned: 2^(e-127); no zero; one NaN, 0xff">,
+    format_entry<0x0a, float6_e2m3fn, "OCP MXFP6", "1-2-3, bias 1, the low 6 bits of a byte; no infinity, no NaN">,
+    format_entry<0x0b, float6_e3m2fn, "OCP MXFP6", "1-3-2, bias 3, the low 6 bits of a byte; no infinity, no NaN">,
+    format_entry<0x0c, float4_e2m1fn, "OCP MXFP4, NVFP4", "1-2-1, bias 1, the low 4 bits of a byte or two per byte; no infinity, no NaN">>;
+using all_formats = concat<formats, low_precision_formats>;
+static_assert(ids_unique<all_formats>());
+
+// Whether a format has the shape IEEE's binary formats have, which the seeds' bit tricks assume:
+// signed, every storage bit the value's, and NaNs of both signs or none.
+template <class F>
+inline constexpr bool ieee_shaped = F::is_signed && F::unused_mask == 0 && F::nans != nan_encoding::single_pattern;
+
 // (A function, not a lambda-initialised variable: nvcc 13's front end crashes on the latter.)
 namespace detail {
 template <class F, class... E>
@@ -167,7 +191,7 @@ constexpr std::uint8_t format_id_in(list<E...>*) {
 }
 }  // namespace detail
 template <class F>
-inline constexpr std::uint8_t format_id = detail::format_id_in<F>(static_cast<formats*>(nullptr));
+inline constexpr std::uint8_t format_id = detail::format_id_in<F>(static_cast<all_formats*>(nullptr));
 
 // The formats of MinBits to MaxBits bits (packed argmax needs room for a 32-bit index beside
 // the key; seed 004 needs native signed and unsigned atomics of the width).
@@ -194,8 +218,10 @@ using first_format = typename detail::first<On>::type;
 
 // ---- mappings -----------------------------------------------------------------------------------
 
-// A mapping family: M<F> for each format entry F of On.
-template <std::uint8_t Id, template <class> class M, text Origin, text Description, class On = formats>
+// A mapping family: M<F> for each format entry F of On. IeeeShapeOnly: the mapping assumes
+// ieee_shaped formats, so on the low-precision formats that are not, failing is its expected
+// verdict (a finding the main job shows, not a test failure); it is run there all the same.
+template <std::uint8_t Id, template <class> class M, text Origin, text Description, class On = formats, bool IeeeShapeOnly = true>
 struct mapping_entry {
     static constexpr std::uint8_t id = Id;
     template <class F>
@@ -204,6 +230,8 @@ struct mapping_entry {
     static constexpr std::string_view name = M<first_format<On>>::name;
     static constexpr kind what = kind::mapping;
     static constexpr about info{Id, name, what, Origin.view(), Description.view(), std::nullopt};
+    template <class F>
+    static constexpr bool expected_right = !IeeeShapeOnly || ieee_shaped<F>;
 };
 template <std::uint8_t Id, template <class> class M, law_id KilledBy, text Origin, text Description, class On = formats>
 struct mapping_mutant_entry : mapping_entry<Id, M, Origin, Description, On> {
@@ -216,10 +244,14 @@ struct mapping_mutant_entry : mapping_entry<Id, M, Origin, Description, On> {
 template <class F>
 using wrong_at_pi = mutants::swapped_pi<F>;
 
+template <class F>
+using format_key_total_order = format_key<F>;
+
 using mappings = list<
     mapping_entry<0x01, sign_flip, "seed 000", "seed 000's branchy map: set the MSB of positives, invert negatives">,
     mapping_entry<0x02, sign_flip_branchless, "seed 000, Herf, CUB", "seed 000's mask routine = Herf's FloatFlip = CUB TwiddleIn">,
-    mapping_entry<0x03, signed_key, "Rust f32::total_cmp", "Rust total_cmp's signed key, through its unsigned view">>;
+    mapping_entry<0x03, signed_key, "Rust f32::total_cmp", "Rust total_cmp's signed key, through its unsigned view">,
+    mapping_entry<0x04, format_key_total_order, "flipcheck", "the format-aware key: right on every format (mapping.hpp)", formats, false>>;
 
 using mapping_mutants = list<
     mapping_mutant_entry<0x41, mutants::sign_bit_only, law_id::successor_order, "a common first attempt", "flips only the sign bit: negatives sort backwards">,
@@ -229,7 +261,14 @@ using mapping_mutants = list<
     mapping_mutant_entry<0x45, mutants::wrong_at_neg_denorm_min, law_id::successor_order, "a one-pattern bug", "wrong at exactly -denorm_min (0x80000001 in binary32)">,
     mapping_mutant_entry<0x46, wrong_at_pi, law_id::successor_order, "a one-pattern bug off the edges", "wrong at exactly pi (0x40490fdb): only the exhaustive sweep finds it", formats_between<32, 32>>,
     mapping_mutant_entry<0x47, mutants::signed_key_as_unsigned, law_id::successor_order, "Rust total_cmp's key without its unsigned view", "signed keys compared as unsigned">>;
-static_assert(ids_unique<concat<mappings, mapping_mutants>>());
+
+// Known-wrong keys of the low-precision formats, each on the formats its bug needs.
+using low_precision_mapping_mutants = list<
+    mapping_mutant_entry<0x48, mutants::sign_xor_key, law_id::successor_order, "a generic float key on MX scales", "the seeds' sign-xor key on e8m0: reverses the order of its upper half", list<format_entry<0x09, float8_e8m0fnu, "", "">>>,
+    mapping_mutant_entry<0x49, mutants::ieee_key_on_fnuz, law_id::successor_order, "an IEEE key on fnuz (triton#10745's class)", "seed 000's key on fnuz: the NaN 0x80 lands between -denorm_min and +0", list<format_entry<0x07, float8_e4m3fnuz, "", "">, format_entry<0x08, float8_e5m2fnuz, "", "">>>,
+    mapping_mutant_entry<0x4a, mutants::byte_sign_key, law_id::round_trip_bits, "a byte key on fp4", "takes the sign from bit 7 of the byte, not fp4's bit 3", list<format_entry<0x0c, float4_e2m1fn, "", "">>>,
+    mapping_mutant_entry<0x4b, mutants::unmasked_key, law_id::round_trip_bits, "an fp6 key on the whole byte", "tests the sign with b >= 0x20 without masking the unused bits", list<format_entry<0x0a, float6_e2m3fn, "", "">, format_entry<0x0b, float6_e3m2fn, "", "">>>>;
+static_assert(ids_unique<concat<mappings, mapping_mutants, low_precision_mapping_mutants>>());
 
 // Every (mapping, format) pair of a list of mapping entries, as concrete types.
 template <class E, class F>
@@ -250,10 +289,32 @@ constexpr auto all_instances(list<E...>*) {
 }  // namespace detail
 template <class Entries>
 using instances = std::remove_pointer_t<decltype(detail::all_instances(static_cast<Entries*>(nullptr)))>;
+// Every (entry, format) pair of a list of mapping entries over the format entries On instead of
+// each entry's own formats.
+namespace detail {
+template <class On, class... E>
+constexpr auto all_instances_on(list<E...>*) {
+    return static_cast<typename concat<std::remove_pointer_t<decltype(instances_of<E>(static_cast<On*>(nullptr)))>...>::type*>(nullptr);
+}
+}  // namespace detail
+template <class Entries, class On>
+using instances_on = std::remove_pointer_t<decltype(detail::all_instances_on<On>(static_cast<Entries*>(nullptr)))>;
 
 // The concrete mapping types of every registered mapping and mapping mutant (the GPU sweep has a
 // kernel for each).
 using sweepable = instances<concat<mappings, mapping_mutants>>;
+// The same for the low-precision formats: every built-in mapping as it is (the seeds' ones give
+// findings there) and their own mutants. The CPU sweeps them (a byte has 256 codes).
+using low_precision_sweepable = concat<instances_on<mappings, low_precision_formats>, instances<low_precision_mapping_mutants>>;
+using all_sweepable = concat<sweepable, low_precision_sweepable>;
+// Whether instance I (of all_sweepable) is a built-in expected to pass every law: the finding
+// that the seeds' mappings are wrong on the formats that are not ieee_shaped is kept as data.
+// (A function, not a lambda-initialised variable: nvcc 13's front end crashes on the latter.)
+template <class I>
+constexpr bool expected_right() {
+    if constexpr (I::entry::what == kind::mapping) return I::entry::template expected_right<typename I::format>;
+    else return false;
+}
 
 // ---- reducers -----------------------------------------------------------------------------------
 // A reducer family: R<F, Op> for each format entry of On and each reduce_op. R provides format,
@@ -310,6 +371,41 @@ using reducers = list<
     reducer_entry<0x07, "fetch_fmaximum", fetch_fmaximum, "C++26 P3008", "fetch_fmaximum/fetch_fminimum: IEEE maximum/minimum">,
     reducer_entry<0x08, "fetch_fmaximum_num", fetch_fmaximum_num, "C++26 P3008", "fetch_fmaximum_num/fetch_fminimum_num: IEEE maximumNumber">,
     reducer_entry<0x09, "packed_arg", packed_arg, "packed 64-bit argmax", "key << 32 | ~index in one 64-bit atomic: ties to the lowest index", formats_between<1, 32>>>;
+
+// The same strategies on the byte formats, checked on every pair and triple of codes. A GPU has no
+// byte atomics: `_w32` reduces the key zero-extended in a 32-bit word (atomic::widened); `_byte`
+// updates the byte in place, which on a GPU is a CAS on its containing 32-bit word (gpu/word.cuh).
+template <class F, reduce_op Op>
+using mapped_total_order_w32 = atomic::widened<mapped_total_order<F, Op>>;
+template <class F, reduce_op Op>
+using mapped_propagate_w32 = atomic::widened<mapped_propagate<F, Op>>;
+template <class F, reduce_op Op>
+using mapped_ignore_w32 = atomic::widened<mapped_ignore<F, Op>>;
+using byte_reducers = list<
+    reducer_entry<0x0a, "mapped_total_order_w32", mapped_total_order_w32, "seed 000", "format-aware keys in a 32-bit word: totalOrder", low_precision_formats>,
+    reducer_entry<0x0b, "mapped_propagate_w32", mapped_propagate_w32, "IEEE 754 maximum", "format-aware keys in a 32-bit word; a lone NaN moved to the winning end", low_precision_formats>,
+    reducer_entry<0x0c, "mapped_ignore_w32", mapped_ignore_w32, "IEEE 754 maximumNumber", "format-aware keys in a 32-bit word; a NaN contributes nothing", low_precision_formats>,
+    reducer_entry<0x0d, "mapped_total_order_byte", mapped_total_order, "seed 000", "format-aware keys in the byte itself (a GPU: CAS on its 32-bit word)", low_precision_formats>,
+    reducer_entry<0x0e, "packed_arg", packed_arg, "packed 64-bit argmax", "key << 32 | ~index in one 64-bit atomic: ties to the lowest index", low_precision_formats>>;
+
+// Reducers of packed pairs (two fp4 per byte: packed_reducer.hpp), on every pair and triple of bytes.
+template <std::uint8_t Id, text Name, template <class, reduce_op> class R, bool Wrong, text Origin, text Description>
+struct pair_reducer_entry {
+    static constexpr std::uint8_t id = Id;
+    static constexpr std::string_view name = Name.view();
+    template <class F, reduce_op Op>
+    using on = R<F, Op>;
+    using format = float4_e2m1fn;  // the one format that packs in pairs
+    static constexpr bool arg = false;
+    static constexpr kind what = Wrong ? kind::value_mutant : kind::value_reducer;
+    static constexpr law_id killed_by = law_id::reducer_agreement;
+    static constexpr about info{Id, Name.view(), what, Origin.view(), Description.view(),
+                                Wrong ? std::optional<law_id>(killed_by) : std::nullopt};
+};
+using pair_reducers = list<
+    pair_reducer_entry<0x0f, "lanewise_key", packed::lanewise, false, "NVFP4, MXFP4", "two fp4 per byte, each lane keyed and folded on its own">>;
+using pair_reducer_mutants = list<
+    pair_reducer_entry<0x8c, "one_byte_key", packed::one_byte_key, true, "a packed fp4x2 max", "one 8-bit key over the whole byte: lane 1's order decides both lanes">>;
 
 template <class F, reduce_op Op>
 using seed004_ge0 = atomic::signbit_dispatch<F, Op, true>;
@@ -409,7 +505,7 @@ using folds = list<
     fold_entry<0x24, "simulated_atomic", folds_of::simulated_atomic, "per-thread folds published through one atomic word, interleaved">,
     fold_entry<0x25, "arg_sequential", folds_of::arg_sequential, "argmax/argmin: key and index packed in one word, folded">,
     fold_entry<0x26, "arg_simulated_atomic", folds_of::arg_simulated_atomic, "argmax/argmin through one atomic word, interleaved">>;
-static_assert(ids_unique<concat<reducers, reducer_mutants, array_mutants, folds>>());
+static_assert(ids_unique<concat<reducers, reducer_mutants, array_mutants, folds, byte_reducers, pair_reducers, pair_reducer_mutants>>());
 
 // Runtime metadata of every entry of a list, in order.
 template <class List>

@@ -33,6 +33,9 @@ struct shard {
 struct sweep_report {
     std::string format, mapping;
     std::string backend = "cpu";        // cpu | gpu
+    // A format with unused container bits: what the mapping does with codes that set them
+    // (law.hpp's unused_bits: masks, rejects, masks and rejects, neither). Empty elsewhere.
+    std::string unused_bits;
     std::string domain = "exhaustive";  // exhaustive (every key of range) | sampled (sampled.hpp)
     int key_bits = 0;                   // the format's width: the key space has 2^key_bits keys
     law_set laws = all_mapping_laws;

@@ -120,7 +120,7 @@ template <mapping M, bool Quick, class Keys>
         for (std::uint32_t i = 0; i < m; ++i) e[i] = M::encode(keys[b + i]);
         for (std::uint32_t i = 0; i < m; ++i) {
             const S k = keys[b + i];
-            const typename L::evaluated v{k, d[i], list ? d1[list ? i : 0] : d[i + 1], M::encode(d[i]), M::decode(e[i])};
+            const typename L::evaluated v{k, d[i], list ? d1[list ? i : 0] : d[i + 1], M::encode(d[i]), e[i], M::decode(e[i])};
             if constexpr (Quick && list) acc |= law_set(!L::quick_ok(v, r) | (k == L::last));
             else if constexpr (Quick) acc |= law_set(!L::quick_ok(v, r));
             else acc |= L::failures(v);
@@ -285,6 +285,7 @@ sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uin
     rep.mapping = M::name;
     rep.domain = domain;
     rep.key_bits = F::width;
+    if constexpr (F::unused_mask != 0) rep.unused_bits = std::string(to_string(unused_bits_handling<M>()));
     rep.laws = o.laws;
     rep.range = r;
     rep.keys_checked = keys_done.load();
