@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <thread>
 #include <tuple>
 #include <optional>
 #include <random>
@@ -237,9 +238,18 @@ void byte_rows(std::vector<reduction_row>& rows) {
             if (!e.passed() && it->failure.empty()) it->failure = e.op + " " + e.policy + ": " + e.counterexample;
         }
     };
+    // One task per format (their oracle tables are built one policy at a time), sharing the cores.
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / unsigned(registry::low_precision_formats::size));
+    std::vector<std::future<std::vector<exhaustive_row>>> per_format;
     registry::for_each<registry::low_precision_formats>([&]<class E>() {
-        for (int length : {0, 1, 2}) add(check_byte_reducers<typename E::type>(length));
+        per_format.push_back(std::async(std::launch::async, [threads] {
+            std::vector<exhaustive_row> found;
+            for (int length : {0, 1, 2})
+                for (auto& r : check_byte_reducers<typename E::type>(length, threads)) found.push_back(std::move(r));
+            return found;
+        }));
     });
+    for (auto& f : per_format) add(f.get());
     registry::for_each<registry::pair_reducers>([&]<class E>() {
         for (reduce_op op : ops)
             for (int length : {0, 1, 2}) add({check_pair_reducer<E>(op, length)});
@@ -254,8 +264,9 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
     if (b == backend::gpu) {
         // One thread per format: asking the oracle is host work that overlaps the launches. The
         // keyed folds are host code only: each format's run in a thread of their own.
-        std::vector<reduction_row> parts[2 * registry::formats::size];
+        std::vector<reduction_row> parts[2 * registry::formats::size], bytes;
         {
+            auto byte_part = std::async(std::launch::async, [&bytes] { byte_rows(bytes); });  // host work only
             std::vector<std::future<void>> done;
             registry::for_each<registry::formats>([&]<class E>() {
                 auto& launched = parts[done.size()];
@@ -264,9 +275,10 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
                 done.push_back(std::async(std::launch::async, [&folded, randoms] { fold_rows<typename E::type>(randoms, folded); }));
             });
             for (auto& d : done) d.get();  // rethrows a device_error from any of them
+            byte_part.get();
         }
         for (auto& part : parts) rows.insert(rows.end(), part.begin(), part.end());
-        byte_rows(rows);
+        rows.insert(rows.end(), bytes.begin(), bytes.end());
         return rows;
     }
 #endif
