@@ -65,18 +65,10 @@ template <format F>
 std::optional<counterexample> agreement(policy p, reduce_op op, std::span<const std::uint8_t> xs,
                                         std::optional<std::uint8_t> actual) {
     using pair = packed_pair<F>;
-    std::uint8_t lane_xs[3];
-    std::vector<std::uint8_t> spill;
+    std::vector<std::uint8_t> lane;
     for (int l = 0; l < 2; ++l) {
-        std::span<const std::uint8_t> lane;
-        if (xs.size() <= 3) {
-            for (std::size_t i = 0; i < xs.size(); ++i) lane_xs[i] = pair::lane(xs[i], l);
-            lane = {lane_xs, xs.size()};
-        } else {
-            spill.clear();
-            for (std::uint8_t x : xs) spill.push_back(pair::lane(x, l));
-            lane = spill;
-        }
+        lane.clear();
+        for (std::uint8_t x : xs) lane.push_back(pair::lane(x, l));
         std::optional<std::uint8_t> got;
         if (actual) got.emplace(pair::lane(*actual, l));
         if (auto c = reducer_laws<F>::agreement(p, op, lane, got)) {
