@@ -21,19 +21,11 @@
 
 #include "flipcheck/gpu/reduce.cuh"
 #include "flipcheck/gpu/seed002.cuh"
+#include "gpu_timing.cuh"
 
 namespace fc = flipcheck;
 namespace fg = flipcheck::gpu;
 namespace seed002 = flipcheck::gpu::seed002;
-
-#define CHECK(x)                                                                   \
-    do {                                                                           \
-        cudaError_t e = (x);                                                       \
-        if (e != cudaSuccess) {                                                    \
-            std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));           \
-            std::exit(1);                                                          \
-        }                                                                          \
-    } while (0)
 
 float median_ms(int repeats, const std::function<void(int)>& launch) {
     cudaEvent_t a, b;
@@ -87,19 +79,6 @@ struct inputs_of {
     }
 };
 
-struct row {
-    std::string name;
-    std::function<void(int)> launch;  // launch(r): one run on input r % 3
-    std::function<bool(int)> ok;      // ok(r): the answer of the last launch(r) is the host's
-    int baseline;                     // the CUB row it is compared with (-1: itself)
-    std::vector<float> ms{};
-    bool right = false;
-    float median() const {
-        std::vector<float> v = ms;
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-    }
-};
 
 int main(int argc, char** argv) {
     int repeats = 30;
@@ -284,24 +263,7 @@ int main(int argc, char** argv) {
         }, double(bytes), cub_argd);
     }
 
-    // Round robin: every repeat runs each row once, so clock or thermal drift during the run
-    // weighs on all rows alike instead of on whichever is measured last.
-    cudaEvent_t ev_a, ev_b;
-    CHECK(cudaEventCreate(&ev_a));
-    CHECK(cudaEventCreate(&ev_b));
-    for (auto& r : rows) r.launch(0);  // warm-up: first-launch costs, CUB's and Thrust's allocations
-    CHECK(cudaDeviceSynchronize());
-    for (int k = 1; k <= repeats; ++k)
-        for (auto& r : rows) {
-            CHECK(cudaEventRecord(ev_a));
-            r.launch(k);
-            CHECK(cudaEventRecord(ev_b));
-            CHECK(cudaEventSynchronize(ev_b));
-            float t = 0;
-            CHECK(cudaEventElapsedTime(&t, ev_a, ev_b));
-            r.ms.push_back(t);
-        }
-    CHECK(cudaGetLastError());
+    time_round_robin(rows, repeats);
     for (auto& r : rows) {  // each answer, checked right after its own launch
         r.launch(repeats);
         CHECK(cudaDeviceSynchronize());

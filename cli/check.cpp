@@ -13,6 +13,7 @@
 #include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/plugin.hpp"
+#include "flipcheck/scaling_check.hpp"
 
 namespace flipcheck::cli {
 namespace {
@@ -128,6 +129,31 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
     return passed;
 }
 
+// An amax: scaling_check.hpp's judge on the edge battery and random arrays, under its nan policy.
+bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
+    bool passed = true;
+    plugin::with_format(s, [&]<class F>() {
+        const nan_policy p = nan_policy(s.nan);
+        scaling_report r{s.name, "amax", std::string(F::name) + " nan=" + std::string(to_string(p)), "", false, 0, {}};
+        if (p == nan_policy::total_order) {
+            r.counterexample = "declares nan=total_order, which means nothing for magnitudes: declare propagate, ignore or undefined";
+        } else {
+            scaling_options o;
+            o.seed = a.seed;
+            o.randoms = a.cases;
+            r.domain = "edge battery (every value, every ordered pair, triples of 10) + " + std::to_string(o.randoms) +
+                       " random arrays (sampled)";
+            judge_amax<F>(r, p, amax_cases<F>(o), plugin::amax_of<F>(s));
+        }
+        passed = r.passed();
+        fmt::print("{} (amax, {}): {} after {} arrays, {}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain);
+        if (!passed) fmt::print("  {}\n", *r.counterexample);
+        out.push_back({{"subject", s.name}, {"kind", "amax"}, {"format", F::name}, {"declared", r.claim}, {"cases", r.checks},
+                       {"passed", passed}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
+    });
+    return passed;
+}
+
 }  // namespace
 
 int run_check(const check_args& a) {
@@ -150,13 +176,17 @@ int run_check(const check_args& a) {
             throw input_error(fmt::format("--key is for mappings; {} is a {} (use --case FILE)", s->name, plugin::kind_name(s->kind)));
         if (!a.case_file.empty() && plugin::is_mapping(*s))
             throw input_error(fmt::format("--case is for reducers; {} is a mapping (use --key K)", s->name));
+        if (!a.case_file.empty() && s->kind == flipcheck_kind_amax)
+            throw input_error(fmt::format("--case is for reducers; {} is an amax (its failures print the array)", s->name));
     }
     if (!a.case_file.empty()) read_file(a.case_file);  // a missing file is bad input before anything runs
 
     nlohmann::json rows = nlohmann::json::array();
     bool all_passed = true;
     for (const auto* s : chosen) {
-        const bool ok = plugin::is_mapping(*s) ? check_mapping_subject(a, *s, rows) : check_reducer_subject(a, *s, rows);
+        const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, rows)
+                        : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, rows)
+                                                         : check_reducer_subject(a, *s, rows);
         all_passed = all_passed && ok;
         std::fflush(stdout);
     }

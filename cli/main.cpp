@@ -26,6 +26,7 @@
 #include "reductions.hpp"
 #include "registry.hpp"
 #include "render.hpp"
+#include "scaling.hpp"
 
 namespace fc = flipcheck;
 using namespace flipcheck::cli;
@@ -285,12 +286,35 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     for (const auto& r : reductions)
         if (!r.passed()) fmt::print("\n{} on {} ({}): {}\n", r.reducer, r.format, r.device, r.failure);
     fmt::print("\n{}/{} reducers passed\n", reductions_passed, reductions.size());
+
+    // The FP8/MX scaling path: amax, scales, decoders and whole block pipelines.
+    const auto t_scaling = clock::now();
+    fmt::print("\nflipcheck: the FP8/MX scaling path (amax, scales, decoders, amax-then-scale blocks) on the CPU{}, against\n"
+               "the oracle (amax.hpp, scale.hpp)\n\n",
+               b == backend::gpu ? " and on the GPU (gpu/amax.hpp's kernels)" : "");
+    fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
+    const auto scaling = verify_scaling(b, false);
+    nlohmann::json scaling_rows = nlohmann::json::array();
+    int scaling_passed = 0;
+    for (const auto& r : scaling) {
+        fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
+                   r.report.checks, r.report.exhaustive ? "exhaustive" : "sampled", r.report.passed() ? "pass" : "FAIL");
+        scaling_passed += r.report.passed();
+        scaling_rows.push_back(to_json(r));
+    }
+    for (const auto& r : scaling)
+        if (!r.report.passed()) fmt::print("\n{} ({}, {}): {}\n", r.report.subject, r.device, r.report.claim, *r.report.counterexample);
+    fmt::print("\n{}/{} scaling subjects passed ({})\n", scaling_passed, scaling.size(),
+               human_seconds(std::chrono::duration<double>(clock::now() - t_scaling).count()));
+
     const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
-    fmt::print("\nmain job: {} wall; the mappings took {}, the reducers{} {} more\n", human_seconds(seconds),
+    fmt::print("\nmain job: {} wall; the mappings took {}, the reducers{} and the scaling path {} more\n", human_seconds(seconds),
                human_seconds(mapping_seconds), b == backend::gpu ? " (checked beside them)" : "",
                human_seconds(seconds - mapping_seconds));
-    if (out) *out << nlohmann::json{{"mappings", rows}, {"reductions", reduction_rows}, {"summary", summary()}}.dump(2) << '\n';
-    return passed == total && reductions_passed == int(reductions.size()) ? exit_pass : exit_fail;
+    if (out)
+        *out << nlohmann::json{{"mappings", rows}, {"reductions", reduction_rows}, {"scaling", scaling_rows}, {"summary", summary()}}.dump(2)
+             << '\n';
+    return passed == total && reductions_passed == int(reductions.size()) && scaling_passed == int(scaling.size()) ? exit_pass : exit_fail;
 }
 
 int run_mutants(const std::string& device, const std::string& json, bool markdown) {
@@ -421,6 +445,23 @@ int run_list() {
     reg::for_each<reg::reducers>([&]<class E>() { line(E::info, fmt::format(" [{}]", reg::to_string(E::what))); });
     fmt::print("\nreducer mutants (known-wrong, must be killed by `flipcheck mutants`):\n");
     reg::for_each<reg::reducer_mutants>([&]<class E>() { line(E::info, fmt::format(" [{}]", E::info.origin)); });
+    auto formats_of = [&]<class E>() {
+        std::string f;
+        reg::for_each<typename E::formats>([&]<class Fe>() { f += (f.empty() ? "" : ", ") + std::string(Fe::name); });
+        return f;
+    };
+    fmt::print("\nthe FP8/MX scaling path (amax.hpp, scale.hpp; verified by the main job, on the GPU too):\n");
+    reg::for_each<reg::scaling>([&]<class E>() {
+        line(E::info, fmt::format(" [{}; on {}]", E::info.origin, formats_of.template operator()<E>()));
+    });
+    fmt::print("  GPU forms (gpu/amax.cuh): amax_warp, amax_block (a shared word), amax_grid (a global word), the fused\n"
+               "  amax + e8m0 scales kernel, and the exhaustive checks: every 16-bit pair's amax, every binary32 amax's scales\n");
+    fmt::print("\nscaling mutants (known-wrong, must be killed by `flipcheck mutants`; the amax ones, the packed\n"
+               "bf16x2 one and e8m0_from_exponent_field also as GPU code, killed on the device):\n");
+    reg::for_each<reg::scaling_mutants>([&]<class E>() {
+        line(E::info, fmt::format(" [{}; on {}; expected to break {}]", E::info.origin, formats_of.template operator()<E>(),
+                                  fc::to_string(E::killed_by)));
+    });
     fmt::print("\nlaws:\n");
     for (std::size_t l = 0; l < fc::law_names.size(); ++l) fmt::print("  {:<24} {}\n", fc::law_names[l], fc::law_descriptions[l]);
     fmt::print("\npolicies:\n  nan:   {}\n  zero:  {}\n  ties:  {}\n", join({fc::nan_policy_names.begin(), fc::nan_policy_names.end()}),

@@ -13,6 +13,7 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/registry.hpp"
 #include "render.hpp"
+#include "scaling.hpp"
 #if FLIPCHECK_HAVE_GPU
 #include "flipcheck/gpu/reduce.hpp"
 #include "flipcheck/gpu/yamr.hpp"  // seed 003 on the device
@@ -249,7 +250,30 @@ kill_result kill_array_reducer(backend) {
         d);
 }
 
+kill_result scaling_kill(const scaling_report& r, law_id law, double seconds) {
+    return kill_result{!r.passed(), r.passed() ? "" : std::string(to_string(law)), r.exhaustive ? "exhaustive" : "sampled", seconds,
+                       r.checks, r.counterexample.value_or("")};
+}
+template <class I>
+kill_result kill_scaling() {
+    const auto t0 = clock_type::now();
+    scaling_options o;
+    o.every_triple = true;
+    const scaling_report r = check_scaling<typename I::type>(o);
+    return scaling_kill(r, I::entry::killed_by, since(t0));
+}
+
 #if FLIPCHECK_HAVE_GPU
+// The scaling mutants' GPU twins (gpu/amax.cuh), run once together, each a row of its own.
+kill_result kill_scaling_gpu(std::size_t i) {
+    static const std::vector<scaling_row> rows = verify_scaling(backend::gpu, true);
+    std::size_t gpu_row = 0;
+    for (const auto& r : rows)
+        if (r.device == "gpu" && gpu_row++ == i)
+            return scaling_kill(r.report, r.report.shape == "mx scale" ? law_id::scale_agreement : law_id::reducer_agreement, r.seconds);
+    return kill_result{false, "", "", 0, 0, "no such GPU row"};
+}
+
 // Seed 003's YAMR on the device, with its race: arrays of up to 1024 threads, one block.
 kill_result kill_yamr_gpu(bool volatile_shared) {
     return kill_array<binary32>(
@@ -315,6 +339,11 @@ std::vector<mutant> make_zoo() {
         zoo.back().name += fmt::format(" ({})", I::format::name);
     });
     registry::for_each<registry::pair_reducer_mutants>([&]<class E>() { add(E::info, &kill_pair_reducer<E>); });
+    // The scaling path's mutants, on each format their bug needs: scaling_check.hpp's check kills.
+    registry::for_each<registry::scaling_mutant_instances>([&]<class I>() {
+        add(I::entry::info, [](backend) { return kill_scaling<I>(); });
+        zoo.back().name += fmt::format(" ({})", I::format::name);
+    });
     std::vector<mutant> gpu_only = {
 #if FLIPCHECK_HAVE_GPU
         {"yamr_gpu", "max (GPU)", "seed 003's YAMR kernel, as written", "no atomics, a sentinel: run on the device", true, [](backend) { return kill_yamr_gpu(false); }},
@@ -322,6 +351,12 @@ std::vector<mutant> make_zoo() {
         {"seed002_walkthrough_gpu", "argmax (GPU)", "seed 002's kernels as written", "lowest() then FLT_MIN, grid = SM count", true, [](backend) { return kill_gpu_seed002(gpu::arg_reducer("seed002_walkthrough")); }},
         {"seed002_full_code_gpu", "argmax (GPU)", "seed 002's full code on the device", "-lowest() = +FLT_MAX in both kernels", true, [](backend) { return kill_gpu_seed002(gpu::arg_reducer("seed002_full_code")); }},
         {"seed004_ge0_gpu", "atomic min (GPU)", "seed 004's `val >= 0` predecessor on the device", "-0 takes the signed atomicMin branch", true, [](backend) { return kill_gpu_seed004_ge0(); }},
+        {"ge0_split_amax_gpu", "amax (GPU)", "pytorch#119320", "atomicMax(int*) / atomicMin(unsigned*) split on v >= 0", true, [](backend) { return kill_scaling_gpu(0); }},
+        {"unguarded_unsigned_amax_gpu", "amax (GPU)", "an assert(value >= 0) compiled out", "atomicMax(unsigned*) on the bits of `v < 0 ? -v : v`", true, [](backend) { return kill_scaling_gpu(1); }},
+        {"fmaxf_block_amax_gpu", "amax (GPU)", "a block fold before a key atomic", "fmaxf through shared memory, then atomicMax on the key", true, [](backend) { return kill_scaling_gpu(2); }},
+        {"bf16x2_hmax_amax_gpu", "amax (GPU)", "TransformerEngine#3550", "__hmax2(acc, __habs2(x)) over bf16x2, across a block", true, [](backend) { return kill_scaling_gpu(3); }},
+        {"bf16x2_hmax_pairs_gpu", "amax (GPU)", "TransformerEngine#3550", "the same __hmax2 step on every pair of bf16 patterns (2^32)", true, [](backend) { return kill_scaling_gpu(4); }},
+        {"e8m0_from_exponent_field_gpu", "mx scale (GPU)", "sglang#25519's class", "the exponent-field scale on every binary32 amax (2^32)", true, [](backend) { return kill_scaling_gpu(5); }},
 #endif
     };
     zoo.insert(zoo.end(), gpu_only.begin(), gpu_only.end());

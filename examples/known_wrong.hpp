@@ -2,6 +2,7 @@
 // examples' run (run_examples.cmake) requires every one of them to FAIL, with a counterexample
 // and a replay line that fails again. This is how the examples show that the checks can fail.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -64,6 +65,33 @@ struct argmax_no_inversion : my::atomic_argmax_float {
         w.fetch_max(std::uint64_t(my::float_key::encode(bits)) << 32 | index);
     }
     MY_HD static std::uint32_t index(std::uint64_t word) noexcept { return std::uint32_t(word); }
+};
+
+// amax with std::max (hipDNN's bug class): std::max(acc, NaN) keeps acc, so a NaN is lost.
+struct amax_std_max {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "amax_std_max";
+    static constexpr flipcheck::nan_policy declared = flipcheck::nan_policy::propagate;
+    static std::uint32_t amax(std::span<const std::uint32_t> xs) {
+        float acc = 0;
+        for (std::uint32_t x : xs) {
+            float v;
+            std::memcpy(&v, &x, 4);
+            acc = std::max(acc, v < 0 ? -v : v);
+        }
+        std::uint32_t bits;
+        std::memcpy(&bits, &acc, 4);
+        return bits;
+    }
+};
+
+// The e8m0 scale from the exponent field with no NaN test: a NaN amax gets a finite scale.
+struct e8m0_scale_no_nan {
+    using element = flipcheck::float8_e4m3fn;
+    static std::uint8_t scale(std::uint32_t amax_bits) {
+        const int e = int((amax_bits >> 23) & 0xff) - 8;
+        return e < 0 ? 0 : std::uint8_t(e > 254 ? 254 : e);
+    }
 };
 
 }  // namespace wrong

@@ -3,4 +3,4 @@
 
 #include "known_wrong.hpp"
 
-FLIPCHECK_EXPORT_SUBJECTS(wrong::atomic_max_ge0, wrong::max_std_fold, wrong::key_sign_only, wrong::argmax_no_inversion);
+FLIPCHECK_EXPORT_SUBJECTS(wrong::atomic_max_ge0, wrong::max_std_fold, wrong::key_sign_only, wrong::argmax_no_inversion, wrong::amax_std_max);

@@ -1,7 +1,7 @@
 // A user's own code, as it might sit in their codebase: a float radix-sort key, an atomicMax for
-// floats on integer atomics, an argmax through one 64-bit atomic, and a max over an array. The
-// examples check each with flipcheck (mapping_test.cpp, atomic_test.cpp, reducer_test.cpp,
-// gpu_test.cu, plugin.cpp); nothing here depends on flipcheck but the shapes and the few names
+// floats on integer atomics, an argmax through one 64-bit atomic, a max over an array, and the
+// amax and e8m0 scale of an FP8/MX quantizer. The examples check each with flipcheck
+// (mapping_test.cpp, atomic_test.cpp, reducer_test.cpp, scaling_test.cpp, gpu_test.cu, plugin.cpp); nothing here depends on flipcheck but the shapes and the few names
 // that say what the code claims (format, op, declared).
 #pragma once
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include <flipcheck/format.hpp>
+#include <flipcheck/minifloat.hpp>
 #include <flipcheck/policy.hpp>
 
 #if defined(__CUDACC__)
@@ -108,6 +109,30 @@ struct nanargmin {
             if (!best || v < lo) best = i, lo = v;
         }
         return best;
+    }
+};
+
+// amax for FP8 scaling: the largest |x|, a NaN anywhere makes it NaN, +0 for no element. The
+// sign bit cleared, the bits compared as unsigned: a NaN (sign cleared) sits above +inf.
+struct amax_f32 {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "amax_f32";
+    static constexpr flipcheck::nan_policy declared = flipcheck::nan_policy::propagate;
+    static std::uint32_t amax(std::span<const std::uint32_t> xs) {
+        std::uint32_t best = 0;
+        for (std::uint32_t x : xs) best = (x & 0x7fffffffu) > best ? (x & 0x7fffffffu) : best;
+        return best;
+    }
+};
+
+// The MX e8m0 scale of a block whose amax is `amax_bits`, for e4m3fn elements (emax 8).
+struct e8m0_scale_e4m3 {
+    using element = flipcheck::float8_e4m3fn;
+    static std::uint8_t scale(std::uint32_t amax_bits) {
+        if ((amax_bits & 0x7fffffffu) > 0x7f800000u) return 0xff;  // NaN
+        if ((amax_bits & 0x7fffffffu) == 0x7f800000u) return 0xfe;  // +inf: the largest scale
+        const int e = int((amax_bits >> 23) & 0xff) - 8;
+        return (amax_bits >> 23 & 0xff) == 0 || e < 0 ? 0 : std::uint8_t(e);
     }
 };
 

@@ -4,4 +4,4 @@
 
 #include "my_code.hpp"
 
-FLIPCHECK_EXPORT_SUBJECTS(my::float_key, my::atomic_max_float, my::atomic_argmax_float, my::max_propagate, my::nanargmin);
+FLIPCHECK_EXPORT_SUBJECTS(my::float_key, my::atomic_max_float, my::atomic_argmax_float, my::max_propagate, my::nanargmin, my::amax_f32);

@@ -17,6 +17,7 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/plugin.hpp"
 #include "flipcheck/random.hpp"
+#include "flipcheck/scaling_check.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;
@@ -82,6 +83,21 @@ void reducer_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
     fc::fuzz::fail("a plug-in reducer disagrees with the oracle");
 }
 
+// An amax: one array of fuzz bits against the oracle's amax under its declared nan policy.
+template <class F>
+void amax_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
+    using S = typename F::storage;
+    const std::size_t n = in.byte() % 65;
+    std::vector<S> xs(n);
+    for (auto& x : xs) x = in.bits<S>();
+    const fc::nan_policy p = fc::nan_policy(s.nan);
+    fc::scaling_report r{s.name, "amax", "", "", false, 0, {}};
+    fc::judge_amax<F>(r, p, std::vector<std::vector<S>>{xs}, fc::plugin::amax_of<F>(s));
+    if (r.passed()) return;
+    std::fprintf(stderr, "%s: %s\n", s.name, r.counterexample->c_str());
+    fc::fuzz::fail("a plug-in amax disagrees with the oracle");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -91,6 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         fc::plugin::with_format(s, [&]<class F>() {
             if (fc::plugin::is_mapping(s)) mapping_case<F>(s, in);
+            else if (s.kind == flipcheck_kind_amax) amax_case<F>(s, in);
             else reducer_case<F>(s, in);
         });
     } catch (const fc::subject_error& e) {

@@ -8,7 +8,8 @@
 # reductions (gpu/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
 # sweep_launch.cuh, examples/gpu_test.cu as built against the installed package) and formats (the
 # byte formats: every array of up to three codes on real atomics, and the decoding held against
-# PyTorch and ml_dtypes).
+# PyTorch and ml_dtypes) and scaling (the FP8/MX scaling path: gpu_amax_test and its sanitizer runs,
+# the mutants and the main job on the device, gpu_amax_bench and PyTorch's amax for reference).
 #   [PARTS=sweep|reductions|plugin|...] scripts/device_run.sh BIN OUT
 # FLIPCHECK_REQUIRE_GPU=1 is set for every step, so nothing here can pass by skipping.
 # Exit status: 0 when every step gave its expected status, 1 otherwise (summary.txt says which).
@@ -36,7 +37,7 @@ run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and t
     tee -a "$logs/summary.txt"
 }
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
-parts=${PARTS:-sweep,reductions,plugin,formats}
+parts=${PARTS:-sweep,reductions,plugin,formats,scaling}
 if [[ $parts == *formats* ]]; then
   pairs='GpuExhaustive.wrong_strategies_fail_on_the_device:GpuExhaustive.format_key_is_the_same_on_the_device'
   run gpu_exhaustive_test 0 "$bin/gpu_exhaustive_test"
@@ -44,6 +45,16 @@ if [[ $parts == *formats* ]]; then
   run exhaustive_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/gpu_exhaustive_test" --gtest_filter=$pairs
   run compare_decoding 0 python3 scripts/compare_decoding.py "$bin/flipcheck" --out "$logs/compare_decoding.json"
   run sweep_e8m0_sign_flip 1 "$bin/flipcheck" sweep --device gpu --format float8_e8m0fnu --mapping sign_flip
+fi
+if [[ $parts == *scaling* ]]; then
+  small=GpuScaling.SmallRunForSanitizers
+  run gpu_amax_test 0 "$bin/gpu_amax_test"
+  run amax_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/gpu_amax_test" --gtest_filter=$small
+  run amax_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/gpu_amax_test" --gtest_filter=$small
+  run mutants_gpu_scaling 0 "$bin/flipcheck" mutants --device gpu
+  run main_job_gpu 0 "$bin/flipcheck" --device gpu --json "$logs/main_job.json"
+  run gpu_amax_bench 0 "$bin/gpu_amax_bench" --repeats 30
+  run torch_amax 0 python3 bench/torch_amax.py --repeats 30
 fi
 if [[ $parts == *plugin* ]]; then
   one=GpuCheck.a_failure_shrinks_and_names_the_shape

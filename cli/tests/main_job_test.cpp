@@ -38,6 +38,18 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
     for (const char* row : {"fetch_fmaximum_num ", "packed_arg ", "seed004_signbit ", "keyed folds(signed_key) ",
                             "mapped_propagate_w32 (all arrays n <= 2) float8_e5m2fnuz", "lanewise_key (all arrays n <= 2)"})
         EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+    // The FP8/MX scaling path: every built-in amax, scale, decoder and block pipeline passes, and
+    // the byte formats' amax rows are exhaustive (every array of up to three codes).
+    const std::smatch s = [&] {
+        std::smatch found;
+        std::regex_search(r.output, found, std::regex(R"((\d+)/(\d+) scaling subjects passed)"));
+        return found;
+    }();
+    ASSERT_EQ(s.size(), 3u) << r.output;
+    EXPECT_EQ(s[1].str(), s[2].str()) << r.output;
+    EXPECT_GE(std::stoi(s[2].str()), 43) << r.output;
+    EXPECT_NE(r.output.find("keyed_amax_propagate   cpu  amax         float8_e4m3fnuz nan=propagate"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("16843009 exhaustive"), std::string::npos) << r.output;
     // binary32 rows cover all 2^32 keys.
     std::size_t rows = 0;
     for (auto at = r.output.find("4294967296 exhaustive"); at != std::string::npos; at = r.output.find("4294967296 exhaustive", at + 1))

@@ -3,8 +3,9 @@
 //
 //     FLIPCHECK_EXPORT_SUBJECTS(my_key, my_atomic_max, my_reducer);
 //
-// Each type is a mapping (mapping.hpp), an atomic strategy (atomic.hpp), or a reducer function
-// (check.hpp), with a `name`, which the command line's --subject takes. The macro writes the C
+// Each type is a mapping (mapping.hpp), an atomic strategy (atomic.hpp), a reducer function
+// (check.hpp), or an amax (scaling_check.hpp's amax shape: format, declared nan_policy,
+// amax(span)), with a `name`, which the command line's --subject takes. The macro writes the C
 // entry point of plugin_abi.h; every call into your code is wrapped so that an exception comes
 // back as an error message, never across the C boundary. A mapping's sweep runs inside the
 // library, compiled with your mapping inlined, so it is as fast as a test's.
@@ -23,6 +24,7 @@
 #include "flipcheck/plugin_abi.h"
 #include "flipcheck/registry.hpp"
 #include "flipcheck/sampled.hpp"
+#include "flipcheck/scaling_check.hpp"
 #include "flipcheck/sweep.hpp"
 
 namespace flipcheck::plugin {
@@ -93,6 +95,15 @@ int run_entry(const void* data, std::size_t n, const std::size_t* order, std::ui
     });
 }
 
+template <class A>
+int amax_entry(const void* data, std::size_t n, const std::size_t*, std::uint64_t* out, char* error, std::size_t size) {
+    return guarded(error, size, [&] {
+        using S = typename A::format::storage;
+        *out = std::uint64_t(A::amax(std::span<const S>(static_cast<const S*>(data), n)));
+        return 1;
+    });
+}
+
 template <class T>
 flipcheck_subject_v1 subject() {
     using F = typename T::format;
@@ -104,9 +115,13 @@ flipcheck_subject_v1 subject() {
         s.encode = [](std::uint64_t b) { return std::uint64_t(T::encode(typename F::storage(b))); };
         s.decode = [](std::uint64_t k) { return std::uint64_t(T::decode(typename F::storage(k))); };
         s.sweep = &sweep_entry<T>;
+    } else if constexpr (amax_subject<T>) {
+        s.kind = flipcheck_kind_amax;
+        s.nan = std::uint32_t(T::declared);
+        s.run = &amax_entry<T>;
     } else {
         static_assert(reducer_function<T> || arg_reducer_function<T> || atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T>,
-                      "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies and reducer functions");
+                      "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies, reducer functions and amax functions");
         s.kind = atomic::arg_atomic_strategy<T> ? flipcheck_kind_arg_atomic
                  : atomic::atomic_strategy<T>   ? flipcheck_kind_atomic
                  : arg_reducer_function<T>      ? flipcheck_kind_arg_reducer

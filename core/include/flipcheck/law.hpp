@@ -31,13 +31,16 @@ enum class law_id : std::uint8_t {
     nan_ignore,          // +-inf keys bound every number's key (the sentinels of a NaN-skipping max/min)
     reducer_agreement,   // a reducer's result equals the oracle's under the declared policy
     arg_reducer_agreement,
+    scale_agreement,     // a scale (or a whole amax-then-scale pipeline) gives the oracle's code for every input
+    decode_agreement,    // a decoder gives every code's value
 };
 inline constexpr int mapping_law_count = 7;
-inline constexpr std::array<std::string_view, 9> law_names{
+inline constexpr std::array<std::string_view, 11> law_names{
     "round_trip_key", "round_trip_bits", "successor_order", "zero_placement", "nan_total_order",
-    "nan_propagate",  "nan_ignore",      "reducer_agreement", "arg_reducer_agreement"};
+    "nan_propagate",  "nan_ignore",      "reducer_agreement", "arg_reducer_agreement", "scale_agreement",
+    "decode_agreement"};
 // One line each, for listings and reports (`flipcheck list`), in law_id order.
-inline constexpr std::array<std::string_view, 9> law_descriptions{
+inline constexpr std::array<std::string_view, 11> law_descriptions{
     "encode(decode(k)) == k",
     "decode(encode(b)) == b with encode(b) a key; a code with unused bits set: its canonical code's key, or none",
     "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
@@ -46,7 +49,9 @@ inline constexpr std::array<std::string_view, 9> law_descriptions{
     "canonical +qNaN's key tops, -qNaN's bottoms, every number's key (formats with NaNs)",
     "the infinities' keys bound every number's key: NaN-skipping sentinels (formats with NaNs)",
     "a value reducer's answer is the oracle's under the policy it declares",
-    "an arg reducer's index is the oracle's (or ties with it) under the policy it declares"};
+    "an arg reducer's index is the oracle's (or ties with it) under the policy it declares",
+    "a scale, or an amax-then-scale pipeline, gives the oracle's code for every input (scale.hpp)",
+    "a decoder gives every code's value (minifloat.hpp)"};
 constexpr std::string_view to_string(law_id l) noexcept { return law_names[std::size_t(l)]; }
 
 // A set of laws as a bit mask over law_id.

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,6 +33,7 @@ inline std::string_view kind_name(std::uint32_t kind) {
         case flipcheck_kind_arg_reducer: return "arg reducer";
         case flipcheck_kind_atomic: return "atomic strategy";
         case flipcheck_kind_arg_atomic: return "arg atomic strategy";
+        case flipcheck_kind_amax: return "amax";
         default: return "?";
     }
 }
@@ -154,6 +156,21 @@ reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
         return out;
     };
     return s;
+}
+
+// An exported amax as a function of an array's bits. An error inside it is a subject_error.
+template <format F>
+std::function<typename F::storage(std::span<const typename F::storage>)> amax_of(const flipcheck_subject_v1& e) {
+    using S = typename F::storage;
+    auto run = e.run;
+    std::string name = e.name;
+    return [run, name](std::span<const S> xs) {
+        std::uint64_t out = 0;
+        char error[512] = "";
+        if (run(xs.data(), xs.size(), nullptr, &out, error, sizeof error) != 1)
+            throw subject_error("subject " + name + " failed: " + (error[0] ? error : "(it returned no amax)"));
+        return S(out);
+    };
 }
 
 // A sweep of an exported mapping, as a report.

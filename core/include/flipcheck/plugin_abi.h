@@ -33,8 +33,11 @@ enum flipcheck_subject_kind {
     flipcheck_kind_reducer = 2,      /* run: the answer's bits */
     flipcheck_kind_arg_reducer = 3,  /* run: the answer's index */
     flipcheck_kind_atomic = 4,       /* run in a given order: the answer's bits */
-    flipcheck_kind_arg_atomic = 5    /* run in a given order: the answer's index */
+    flipcheck_kind_arg_atomic = 5,   /* run in a given order: the answer's index */
+    flipcheck_kind_amax = 6          /* run: the amax's bits (|x|'s largest, amax.hpp) under the declared nan */
 };
+/* Kinds are appended without a new ABI version: no struct changes, and a loader that does not
+ * know a kind refuses the subject by name ("unknown kind"), never misreads it. */
 
 /* A counterexample of a mapping law (law.hpp's counterexample, field for field). */
 typedef struct flipcheck_counterexample_v1 {

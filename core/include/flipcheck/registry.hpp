@@ -22,6 +22,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "flipcheck/amax.hpp"
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/law.hpp"
@@ -32,6 +33,8 @@
 #include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/reducer.hpp"
+#include "flipcheck/scale.hpp"
+#include "flipcheck/scaling_mutants.hpp"
 #include "flipcheck/subjects/seed002.hpp"
 #include "flipcheck/subjects/yamr.hpp"
 
@@ -125,10 +128,10 @@ constexpr bool ids_unique() {
     }(static_cast<List*>(nullptr));
 }
 
-enum class kind : std::uint8_t { format, mapping, mapping_mutant, value_reducer, arg_reducer, value_mutant, arg_mutant };
+enum class kind : std::uint8_t { format, mapping, mapping_mutant, value_reducer, arg_reducer, value_mutant, arg_mutant, scaling, scaling_mutant };
 constexpr std::string_view to_string(kind k) noexcept {
     constexpr std::string_view names[] = {"format",  "mapping",      "mapping mutant", "value reducer",
-                                          "arg reducer", "value mutant", "arg mutant"};
+                                          "arg reducer", "value mutant", "arg mutant", "scaling subject", "scaling mutant"};
     return names[std::size_t(k)];
 }
 
@@ -506,6 +509,87 @@ using folds = list<
     fold_entry<0x25, "arg_sequential", folds_of::arg_sequential, "argmax/argmin: key and index packed in one word, folded">,
     fold_entry<0x26, "arg_simulated_atomic", folds_of::arg_simulated_atomic, "argmax/argmin through one atomic word, interleaved">>;
 static_assert(ids_unique<concat<reducers, reducer_mutants, array_mutants, folds, byte_reducers, pair_reducers, pair_reducer_mutants>>());
+
+// ---- the FP8/MX scaling path ------------------------------------------------------------------------
+// amax functions, scale functions, decoders and whole amax-then-scale block pipelines (amax.hpp,
+// scale.hpp, scaling_mutants.hpp): T<F> for each format entry F of On, where F is the input
+// format of an amax or a pipeline, the element format of a scale, the coded format of a decoder.
+// scaling_check.hpp's check_scaling<T<F>>() checks each by its shape.
+
+// A format list by type: the format entries of F... (their ids are the registry's own).
+template <class... F>
+using formats_of = list<format_entry<format_id<F>, F, "", "">...>;
+using amax_formats = formats_of<binary16, bfloat16, binary32, binary64, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz,
+                                float8_e5m2fnuz, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn>;
+using mx_elements = formats_of<float8_e4m3fn, float8_e5m2, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn>;
+using fp8_formats = formats_of<float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz>;
+
+template <std::uint8_t Id, text Name, template <class> class T, bool Wrong, law_id KilledBy, text Origin, text Description, class On>
+struct scaling_entry {
+    static constexpr std::uint8_t id = Id;
+    static constexpr std::string_view name = Name.view();
+    template <class F>
+    using on = T<F>;
+    using formats = On;
+    static constexpr kind what = Wrong ? kind::scaling_mutant : kind::scaling;
+    static constexpr law_id killed_by = KilledBy;  // the law that judges it (a mutant: kills it)
+    static constexpr about info{Id, Name.view(), what, Origin.view(), Description.view(),
+                                Wrong ? std::optional<law_id>(KilledBy) : std::nullopt};
+};
+
+template <class E>
+using mx_block_scale_f32 = mx_block_scale<binary32, E>;
+template <class E>
+using mx_block_scale_bf16 = mx_block_scale<bfloat16, E>;
+template <class>
+using e8m0_decoder = e8m0_decode;
+template <class>
+using nvfp4_scale = nvfp4_block_scale;
+
+using scaling = list<
+    scaling_entry<0x31, "keyed_amax_propagate", keyed_amax_propagate, false, law_id::reducer_agreement, "flipcheck", "the unsigned max of |x|'s bits from +0: a NaN keys above +inf and wins (OCP MX)", amax_formats>,
+    scaling_entry<0x32, "keyed_amax_ignore", keyed_amax_ignore, false, law_id::reducer_agreement, "flipcheck", "the same with a NaN keyed as +0: NaNs skipped, +0 if no number", amax_formats>,
+    scaling_entry<0x33, "mx_scale", mx_scale_from_bits, false, law_id::scale_agreement, "OCP MX v1.0 6.3", "e8m0 = floor(log2(amax)) - emax + 127 from the amax's bits, clamped; NaN 0xff", mx_elements>,
+    scaling_entry<0x34, "fp8_tensor_scale", fp8_tensor_scale, false, law_id::scale_agreement, "TransformerEngine current scaling", "max_E / amax in binary32; 0 and inf give 1, overflow FLT_MAX, NaN NaN", fp8_formats>,
+    scaling_entry<0x35, "e8m0_decode", e8m0_decoder, false, law_id::decode_agreement, "OCP MX", "2^(c-127): 0x00 is the subnormal 2^-127, 0xff NaN", formats_of<float8_e8m0fnu>>,
+    scaling_entry<0x36, "mx_block_scale", mx_block_scale_f32, false, law_id::scale_agreement, "OCP MX v1.0 6.3", "a block of 32 binary32 to its e8m0 scale: keyed amax then mx_scale", mx_elements>,
+    scaling_entry<0x37, "mx_block_scale_bf16", mx_block_scale_bf16, false, law_id::scale_agreement, "OCP MX v1.0 6.3", "a block of 32 bfloat16 to its e8m0 scale: keyed amax then mx_scale", mx_elements>,
+    scaling_entry<0x38, "nvfp4_block_scale", nvfp4_scale, false, law_id::scale_agreement, "NVIDIA NVFP4", "e4m3fn((block amax / 6) * global scale), nearest even, saturated at 448", formats_of<float4_e2m1fn>>>;
+
+template <class F>
+using ge0_split_amax = mutants::ge0_split_amax<F>;
+template <class F>
+using unguarded_unsigned_amax = mutants::unguarded_unsigned_amax<F>;
+template <class F>
+using fmaxf_block_amax = mutants::fmaxf_block_amax<F>;
+template <class F>
+using bf16x2_hmax_amax = mutants::bf16x2_hmax_amax<F>;
+template <class E>
+using bf16x2_hmax_mx_block_scale = mutants::bf16x2_hmax_mx_block_scale<E>;
+template <class E>
+using e8m0_from_exponent_field = mutants::e8m0_from_exponent_field<E>;
+template <class F>
+using e8m0_as_exponent_field = mutants::e8m0_as_exponent_field<F>;
+template <class F>
+using fnuz_nan_as_negative_zero = mutants::fnuz_nan_as_negative_zero<F>;
+template <class F>
+using std_max_amax = mutants::std_max_amax<F>;
+
+using scaling_mutants = list<
+    scaling_entry<0x91, "ge0_split_amax", ge0_split_amax, true, law_id::reducer_agreement, "pytorch#119320", "value >= 0 ? signed atomicMax : unsigned atomicMin; amax = max(|max|, |min|): -0 takes the signed branch", formats_of<binary32>>,
+    scaling_entry<0x92, "unguarded_unsigned_amax", unguarded_unsigned_amax, true, law_id::reducer_agreement, "an assert(value >= 0) compiled out", "unsigned atomicMax on the bits of `x < 0 ? -x : x`: -0 and -NaN beat every positive", formats_of<binary32>>,
+    scaling_entry<0x93, "fmaxf_block_amax", fmaxf_block_amax, true, law_id::reducer_agreement, "a block fold before a key atomic", "fmaxf(acc, |x|) in the block, then the key atomic: the NaN is gone before the atomic", formats_of<binary32>>,
+    scaling_entry<0x94, "bf16x2_hmax_amax", bf16x2_hmax_amax, true, law_id::reducer_agreement, "TransformerEngine#3550", "a packed bf16x2 __hmax2(acc, __habs2(x)) abs-max: NaN loses", formats_of<bfloat16>>,
+    scaling_entry<0x95, "bf16x2_hmax_mx_block_scale", bf16x2_hmax_mx_block_scale, true, law_id::scale_agreement, "TransformerEngine#3550", "that abs-max feeding the e8m0 scale: a finite scale for a block holding a NaN", formats_of<float8_e4m3fn>>,
+    scaling_entry<0x96, "e8m0_from_exponent_field", e8m0_from_exponent_field, true, law_id::scale_agreement, "sglang#25519's class", "the e8m0 scale from the amax's exponent field, no NaN check: NaN gives a finite code", mx_elements>,
+    scaling_entry<0x97, "e8m0_as_exponent_field", e8m0_as_exponent_field, true, law_id::decode_agreement, "TransformerEngine#3262, #3070", "e8m0 decoded as code << 23: 0x00 becomes +0, 0xff +inf", formats_of<float8_e8m0fnu>>,
+    scaling_entry<0x98, "fnuz_nan_as_negative_zero", fnuz_nan_as_negative_zero, true, law_id::decode_agreement, "triton#10745", "fnuz decoded as IEEE sign-magnitude: the NaN 0x80 becomes -0.0", formats_of<float8_e4m3fnuz, float8_e5m2fnuz>>,
+    scaling_entry<0x99, "std_max_amax", std_max_amax, true, law_id::reducer_agreement, "hipDNN (rocm-libraries#12362)", "std::max(acc, fabs(x)) as the amax fold: a NaN after the start is dropped", formats_of<binary32>>>;
+static_assert(ids_unique<concat<scaling, scaling_mutants, reducers, reducer_mutants, array_mutants, folds>>());
+
+// Every (entry, format) pair of the scaling path, as concrete types (instance<E, F>::type).
+using scaling_instances = instances<scaling>;
+using scaling_mutant_instances = instances<scaling_mutants>;
 
 // Runtime metadata of every entry of a list, in order.
 template <class List>

@@ -4,6 +4,7 @@
 //   FLIPCHECK_CHECK_MAPPING(Suite, my_key);      a flipcheck::mapping (mapping.hpp)
 //   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy or arg_atomic_strategy (atomic.hpp)
 //   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check.hpp)
+//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder or MX block pipeline (scaling_check.hpp)
 //
 // A mapping gets Suite.<law> for each of the seven mapping laws (a RapidCheck property over
 // gen::bits: edge values, NaN payloads, random patterns) and Suite.exhaustive (every key of a
@@ -13,7 +14,9 @@
 // singleton, pair and triple of edge values: seed-independent), Suite.random_arrays (RapidCheck,
 // with shrinking; an atomic strategy also gets a drawn interleaving), Suite.order_independence and
 // Suite.large_arrays (2^20 elements).
-// Each also gets Suite.replay. A failure prints the counterexample (bits, value, class, law) and
+// A scaling subject gets Suite.against_the_oracle: scaling_check.hpp's check for its shape (every
+// array of up to three codes of a byte format; the edge battery and random arrays otherwise).
+// Each mapping and reducer also gets Suite.replay. A failure prints the counterexample (bits, value, class, law) and
 // a line that replays exactly that case:
 //     FLIPCHECK_CASE='binary32: 0x80000000,0x00000000' ./my_test --gtest_filter=Suite.replay
 //     FLIPCHECK_KEY=0xffef ./my_test --gtest_filter=Suite.replay         (a mapping's key)
@@ -37,6 +40,7 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/rapidcheck/generators.hpp"
 #include "flipcheck/sampled.hpp"
+#include "flipcheck/scaling_check.hpp"
 #include "flipcheck/sweep.hpp"
 
 namespace flipcheck::rapidcheck {
@@ -187,6 +191,22 @@ void reducer_replay(const char* suite) {
                   "FLIPCHECK_CHECK_ATOMIC needs an atomic strategy: format, op, declared, name, init(), "   \
                   "update(word, bits) and result(word), or update(word, bits, index) and index(word) (atomic.hpp)"); \
     FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, __VA_ARGS__)                                                      \
+    static_assert(true)
+
+// The FP8/MX scaling path (scaling_check.hpp): an amax, an e8m0 (MX) or FP8 tensor scale, a
+// decoder, an MX block pipeline or an NVFP4 block scale, each by its shape, against the oracle of
+// amax.hpp / scale.hpp. The failure message is the smallest counterexample, with its bits.
+#define FLIPCHECK_CHECK_SCALING(Suite, ...)                                                                 \
+    static_assert(::flipcheck::scaling_subject<__VA_ARGS__>,                                                \
+                  "FLIPCHECK_CHECK_SCALING needs a scaling subject: an amax (format, declared, amax(span)), " \
+                  "an MX scale (element, scale(uint32_t)), a tensor scale (element, tensor_scale(float)), a " \
+                  "decoder (format, decode(uint8_t)) or a block scale (format, element, declared, "           \
+                  "block_scale(span)) (scaling_check.hpp)");                                                 \
+    TEST(Suite, against_the_oracle) {                                                                       \
+        const ::flipcheck::scaling_report r = ::flipcheck::check_scaling<__VA_ARGS__>();                    \
+        EXPECT_TRUE(r.passed()) << #Suite << " (" << r.shape << ", " << r.claim << "): " << r.counterexample.value_or("") \
+                                << "\n  (" << r.checks << " inputs: " << r.domain << ")";                  \
+    }                                                                                                       \
     static_assert(true)
 
 #define FLIPCHECK_CHECK_REDUCER(Suite, ...)                                                                 \

@@ -1,0 +1,28 @@
+// The main job's third part: the FP8/MX scaling path (amax, scales, decoders, block pipelines:
+// registry::scaling) against the oracle, on the CPU always and, with a GPU, gpu/amax.hpp's kernels
+// too; and the scaling mutants for `flipcheck mutants`.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "flipcheck/scaling_check.hpp"
+#include "registry.hpp"
+
+namespace flipcheck::cli {
+
+struct scaling_row {
+    scaling_report report;
+    std::string device;  // "cpu" or "gpu"
+    bool mutant = false;
+    double seconds = 0;
+    bool as_expected() const { return report.passed() != mutant; }
+};
+
+// mutants = false: every built-in (registry::scaling on every format it has, then the GPU's own
+// with a GPU); true: every scaling mutant (registry::scaling_mutants, then their GPU twins).
+std::vector<scaling_row> verify_scaling(backend b, bool mutants);
+nlohmann::json to_json(const scaling_row& r);
+
+}  // namespace flipcheck::cli

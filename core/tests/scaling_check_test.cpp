@@ -1,0 +1,94 @@
+// scaling_check.hpp: every built-in of the scaling path passes its check, every mutant of it is
+// killed with the counterexample its bug predicts, and a check is only as good as it is able to
+// fail (a subject that is right except at one input is caught there).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "flipcheck/registry.hpp"
+#include "flipcheck/scaling_check.hpp"
+
+namespace fc = flipcheck;
+namespace reg = flipcheck::registry;
+
+namespace {
+fc::scaling_options options() {
+    fc::scaling_options o;
+#if defined(FLIPCHECK_EVERY_TRIPLE)
+    o.every_triple = true;
+#endif
+    return o;
+}
+template <class I>
+fc::scaling_report run() {
+    auto r = fc::check_scaling<typename I::type>(options());
+    r.subject = std::string(I::entry::name);
+    return r;
+}
+}  // namespace
+
+TEST(scaling_check, every_built_in_passes) {
+    int n = 0;
+    reg::for_each<reg::scaling_instances>([&]<class I>() {
+        const auto r = run<I>();
+        ++n;
+        EXPECT_TRUE(r.passed()) << r.subject << " on " << r.claim << ": " << r.counterexample.value_or("");
+        EXPECT_GT(r.checks, 0u) << r.subject;
+    });
+    EXPECT_GE(n, 40);
+}
+
+TEST(scaling_check, every_mutant_is_killed) {
+    int n = 0;
+    reg::for_each<reg::scaling_mutant_instances>([&]<class I>() {
+        const auto r = run<I>();
+        ++n;
+        EXPECT_FALSE(r.passed()) << r.subject << " on " << r.claim << " survived " << r.checks << " checks";
+    });
+    EXPECT_GE(n, 12);
+}
+
+// Each bug class's own counterexample: the smallest input the description predicts.
+TEST(scaling_check, the_counterexamples_are_the_bugs) {
+    auto ce = [](auto r) { return r.counterexample.value_or("(passed)"); };
+    // -0 alone: the max stays at -inf, so amax = +inf.
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::ge0_split_amax<>>()).find("n=1 [0x80000000 (-0 zero)] is 0x7f800000"), std::string::npos)
+        << ce(fc::check_scaling<fc::mutants::ge0_split_amax<>>());
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::unguarded_unsigned_amax<>>()).find("is 0x80000000 (-0 zero)"), std::string::npos);
+    // A NaN alone: the number the fold started from comes out.
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::fmaxf_block_amax<>>()).find("n=1 [0x7fc00000 (nan qnan)] is 0x00000000"), std::string::npos);
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::std_max_amax<>>()).find("n=1 [0x7fc00000 (nan qnan)] is 0x00000000"), std::string::npos);
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::bf16x2_hmax_mx_block_scale<fc::float8_e4m3fn>>()).find("; the oracle's (amax then OCP MX 6.3): 0xff (NaN)"),
+              std::string::npos);
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::e8m0_from_exponent_field<fc::float8_e4m3fn>>()).find("amax 0x7f800001 (nan snan) for float8_e4m3fn elements is 0xf7"),
+              std::string::npos)
+        << ce(fc::check_scaling<fc::mutants::e8m0_from_exponent_field<fc::float8_e4m3fn>>());
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::e8m0_as_exponent_field<>>()).find("code 0x00 decodes to 0x00000000"), std::string::npos);
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::fnuz_nan_as_negative_zero<fc::float8_e4m3fnuz>>()).find("code 0x80 decodes to 0x80000000"),
+              std::string::npos);
+}
+
+// Right everywhere but at one amax: the sampled scale domain still holds it (every binade's edges).
+struct wrong_at_one_binade {
+    using element = fc::float8_e4m3fn;
+    static std::uint8_t scale(std::uint32_t a) {
+        const std::uint8_t c = fc::mx_scale_bits<element>(a);
+        return a == 0x3f800000u ? std::uint8_t(c + 1) : c;
+    }
+};
+TEST(scaling_check, a_one_input_bug_is_found) {
+    const auto r = fc::check_scaling<wrong_at_one_binade>();
+    ASSERT_FALSE(r.passed());
+    EXPECT_NE(r.counterexample->find("amax 0x3f800000"), std::string::npos) << *r.counterexample;
+}
+
+struct declares_total_order {
+    using format = fc::binary32;
+    static constexpr fc::nan_policy declared = fc::nan_policy::total_order;
+    static std::uint32_t amax(std::span<const std::uint32_t>) { return 0; }
+};
+TEST(scaling_check, total_order_is_refused_for_an_amax) {
+    const auto r = fc::check_scaling<declares_total_order>();
+    ASSERT_FALSE(r.passed());
+    EXPECT_NE(r.counterexample->find("declare propagate, ignore or undefined"), std::string::npos);
+}
