@@ -64,6 +64,10 @@ TEST(scaling_check, the_counterexamples_are_the_bugs) {
               std::string::npos)
         << ce(fc::check_scaling<fc::mutants::e8m0_from_exponent_field<fc::float8_e4m3fn>>());
     EXPECT_NE(ce(fc::check_scaling<fc::mutants::e8m0_as_exponent_field<>>()).find("code 0x00 decodes to 0x00000000"), std::string::npos);
+    // The smallest amax whose quotient overflows: the scale is +inf, not FLT_MAX.
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::fp8_scale_unguarded<fc::float8_e4m3fn>>()).find("is 0x7f800000 (inf inf); the oracle's: 0x7f7fffff"),
+              std::string::npos) << ce(fc::check_scaling<fc::mutants::fp8_scale_unguarded<fc::float8_e4m3fn>>());
+    EXPECT_NE(ce(fc::check_scaling<fc::mutants::nvfp4_scale_truncated<>>()).find("the NVFP4 scale of block amax"), std::string::npos);
     EXPECT_NE(ce(fc::check_scaling<fc::mutants::fnuz_nan_as_negative_zero<fc::float8_e4m3fnuz>>()).find("code 0x80 decodes to 0x80000000"),
               std::string::npos);
 }
@@ -91,4 +95,29 @@ TEST(scaling_check, total_order_is_refused_for_an_amax) {
     const auto r = fc::check_scaling<declares_total_order>();
     ASSERT_FALSE(r.passed());
     EXPECT_NE(r.counterexample->find("declare propagate, ignore or undefined"), std::string::npos);
+}
+
+// Under ignore an array with no number may give +0 (amax's identity) or a NaN; a number may not.
+struct ignore_all_nan_gives_nan {
+    using format = fc::binary32;
+    static constexpr fc::nan_policy declared = fc::nan_policy::ignore;
+    static std::uint32_t amax(std::span<const std::uint32_t> xs) {
+        bool number = false;
+        for (std::uint32_t x : xs) number = number || (x & 0x7fffffffu) <= 0x7f800000u;
+        return !xs.empty() && !number ? 0x7fc00000u : fc::keyed_amax_ignore<fc::binary32>::amax(xs);
+    }
+};
+struct ignore_all_nan_gives_one {
+    using format = fc::binary32;
+    static constexpr fc::nan_policy declared = fc::nan_policy::ignore;
+    static std::uint32_t amax(std::span<const std::uint32_t> xs) {
+        const std::uint32_t a = fc::keyed_amax_ignore<fc::binary32>::amax(xs);
+        return !xs.empty() && a == 0 && (xs[0] & 0x7fffffffu) > 0x7f800000u ? 0x3f800000u : a;
+    }
+};
+TEST(scaling_check, ignore_accepts_nan_or_zero_for_an_all_nan_array) {
+    EXPECT_TRUE(fc::check_scaling<ignore_all_nan_gives_nan>().passed()) << *fc::check_scaling<ignore_all_nan_gives_nan>().counterexample;
+    const auto r = fc::check_scaling<ignore_all_nan_gives_one>();
+    ASSERT_FALSE(r.passed());
+    EXPECT_NE(r.counterexample->find("is 0x3f800000"), std::string::npos) << *r.counterexample;
 }

@@ -305,6 +305,7 @@ std::vector<scaling_row> verify_scaling(bool mutants, const scaling_options& o) 
         using E = canonical_t<typename Entry::type>;
         out.push_back(mx_row<binary32, E>(o));
         out.push_back(mx_row<bfloat16, E>(o));
+        out.push_back(mx_row<binary16, E>(o));
     });
     out.push_back(pair_row<binary16, nan_policy::propagate, false>(o.gpu_patterns));
     out.push_back(pair_row<binary16, nan_policy::ignore, false>(o.gpu_patterns));

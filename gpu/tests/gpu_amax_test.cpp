@@ -13,7 +13,7 @@ namespace fc = flipcheck;
 TEST(GpuScaling, EveryBuiltInPasses) {
     FLIPCHECK_REQUIRE_DEVICE();
     const auto rows = fc::gpu::verify_scaling(false);
-    EXPECT_GE(rows.size(), 41u);
+    EXPECT_GE(rows.size(), 46u);
     for (const auto& r : rows) {
         EXPECT_FALSE(r.mutant);
         EXPECT_TRUE(r.report.passed()) << r.report.subject << " " << r.report.claim << ": " << r.report.counterexample.value_or("");

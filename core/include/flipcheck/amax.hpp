@@ -8,6 +8,8 @@
 //   - nan_policy::propagate: any NaN in the array makes the amax a NaN (the OCP MX spec v1.0, 6.3:
 //     a NaN in the block makes its scale NaN). Which NaN is not specified.
 //   - nan_policy::ignore: NaNs are skipped; an array with no number has amax +0 (the identity).
+//     The checks also accept a NaN there (maximumNumber's answer for all-NaN input): both are
+//     defensible, and a scale stage tells them apart (scale 1 or the smallest, against NaN).
 //   - nan_policy::undefined: the caller promises no NaN; arrays holding one are outside the domain.
 //   (total_order means nothing for magnitudes: `check_amax` refuses it.)
 //

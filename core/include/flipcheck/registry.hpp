@@ -574,6 +574,10 @@ template <class F>
 using fnuz_nan_as_negative_zero = mutants::fnuz_nan_as_negative_zero<F>;
 template <class F>
 using std_max_amax = mutants::std_max_amax<F>;
+template <class E>
+using fp8_scale_unguarded = mutants::fp8_scale_unguarded<E>;
+template <class F>
+using nvfp4_scale_truncated = mutants::nvfp4_scale_truncated<F>;
 
 using scaling_mutants = list<
     scaling_entry<0x91, "ge0_split_amax", ge0_split_amax, true, law_id::reducer_agreement, "pytorch#119320", "value >= 0 ? signed atomicMax : unsigned atomicMin; amax = max(|max|, |min|): -0 takes the signed branch", formats_of<binary32>>,
@@ -584,7 +588,9 @@ using scaling_mutants = list<
     scaling_entry<0x96, "e8m0_from_exponent_field", e8m0_from_exponent_field, true, law_id::scale_agreement, "sglang#25519's class", "the e8m0 scale from the amax's exponent field, no NaN check: NaN gives a finite code", mx_elements>,
     scaling_entry<0x97, "e8m0_as_exponent_field", e8m0_as_exponent_field, true, law_id::decode_agreement, "TransformerEngine#3262, #3070", "e8m0 decoded as code << 23: 0x00 becomes +0, 0xff +inf", formats_of<float8_e8m0fnu>>,
     scaling_entry<0x98, "fnuz_nan_as_negative_zero", fnuz_nan_as_negative_zero, true, law_id::decode_agreement, "triton#10745", "fnuz decoded as IEEE sign-magnitude: the NaN 0x80 becomes -0.0", formats_of<float8_e4m3fnuz, float8_e5m2fnuz>>,
-    scaling_entry<0x99, "std_max_amax", std_max_amax, true, law_id::reducer_agreement, "hipDNN (rocm-libraries#12362)", "std::max(acc, fabs(x)) as the amax fold: a NaN after the start is dropped", formats_of<binary32>>>;
+    scaling_entry<0x99, "std_max_amax", std_max_amax, true, law_id::reducer_agreement, "hipDNN (rocm-libraries#12362)", "std::max(acc, fabs(x)) as the amax fold: a NaN after the start is dropped", formats_of<binary32>>,
+    scaling_entry<0x9a, "fp8_scale_unguarded", fp8_scale_unguarded, true, law_id::scale_agreement, "TransformerEngine's overflow guard, missing", "max_E / amax with no FLT_MAX guard: a subnormal amax gives an infinite scale", fp8_formats>,
+    scaling_entry<0x9b, "nvfp4_scale_truncated", nvfp4_scale_truncated, true, law_id::scale_agreement, "a truncating conversion for cvt.rn", "NVFP4's e4m3fn block scale rounded toward zero, not to nearest", formats_of<float4_e2m1fn>>>;
 static_assert(ids_unique<concat<scaling, scaling_mutants, reducers, reducer_mutants, array_mutants, folds>>());
 
 // Every (entry, format) pair of the scaling path, as concrete types (instance<E, F>::type).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "flipcheck/amax.hpp"
@@ -149,6 +150,32 @@ struct std_max_amax {
         float acc = 0.0f;
         for (S x : xs) acc = std::max(acc, std::fabs(float(F::to_value(x))));
         return S(bit_cast<std::uint32_t>(acc) >> (32 - F::width));
+    }
+};
+
+// A per-tensor FP8 scale without the overflow guard TransformerEngine added ("the amax is too small
+// that the scale becoming infinite in FP32"): max_E / amax for a subnormal amax is +inf.
+template <class E>
+struct fp8_scale_unguarded {
+    using element = E;
+    static float tensor_scale(float amax) noexcept {
+        if (amax != amax) return amax;
+        if (amax == 0.0f || amax == std::numeric_limits<float>::infinity()) return 1.0f;
+        return E::to_value(E::max_finite) / amax;
+    }
+};
+
+// NVFP4's e4m3fn block scale rounded toward zero (a truncating conversion where cvt.rn was meant):
+// a scale just below a code's midpoint is fine, one above it comes out a code too small.
+template <class F = float4_e2m1fn>
+struct nvfp4_scale_truncated {
+    static std::uint8_t block_scale(float block_amax, float global_scale) noexcept {
+        const float x = block_amax / 6.0f * global_scale;
+        if (x != x) return 0x7f;
+        std::uint8_t best = 0;
+        for (unsigned c = 1; c <= float8_e4m3fn::max_finite; ++c)
+            if (float8_e4m3fn::to_value(std::uint8_t(c)) <= x) best = std::uint8_t(c);
+        return best;
     }
 };
 
