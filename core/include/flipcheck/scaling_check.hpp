@@ -109,10 +109,10 @@ std::vector<std::vector<typename F::storage>> amax_cases(const scaling_options& 
             for (S b : edges) out.push_back({a, b});
     const S few[] = {F::zero, F::sign_mask, F::one, S(F::one | F::sign_mask), F::infinity, S(F::infinity | F::sign_mask),
                      F::quiet_nan, S(F::quiet_nan | F::sign_mask), F::denorm_min, S(F::max_finite | F::sign_mask)};
-    for (S a : few)
-        for (S b : few)
-            for (S c : few)
-                if (o.edge_pairs) out.push_back({a, b, c});
+    if (o.edge_pairs)
+        for (S a : few)
+            for (S b : few)
+                for (S c : few) out.push_back({a, b, c});
     detail::splitmix64 rng{o.seed};
     for (std::size_t i = 0; i < o.randoms; ++i) {
         std::vector<S> xs(1 + rng.below(64));
