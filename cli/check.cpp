@@ -1,5 +1,7 @@
 #include "check.hpp"
 
+#include "audit.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -157,6 +159,9 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
 }  // namespace
 
 int run_check(const check_args& a) {
+    if (a.plugin.empty()) throw input_error("give --plugin FILE.so (your compiled subjects) or --shader FILE (a compute shader)");
+    for (const auto* shader_only : {&a.op, &a.policy, &a.keys, &a.lang})
+        if (!shader_only->empty()) throw input_error("--op, --policy, --keys and --lang are for --shader");
     if (a.device == "gpu")
         throw input_error("a plug-in's subjects run in the library on the host (a reducer that launches your kernel "
                           "does so itself); GPU checks of an atomic strategy or a mapping are FLIPCHECK_GPU_CHECK_ATOMIC "
@@ -197,5 +202,13 @@ int run_check(const check_args& a) {
     }
     return all_passed ? 0 : 1;
 }
+
+#ifndef FLIPCHECK_HAVE_SHADERS
+constexpr const char* no_shaders = "this flipcheck was built without shader support (configure with glslang and the Vulkan "
+                                   "headers: scripts/bootstrap installs them)";
+int run_shader_check(const check_args&) { throw input_error(no_shaders); }
+std::vector<audit_subject> shader_audit_subjects(std::vector<std::string>&) { throw input_error(no_shaders); }
+std::string shader_list() { return std::string("\nshaders: ") + no_shaders + "\n"; }
+#endif
 
 }  // namespace flipcheck::cli

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace flipcheck::cli {
 
@@ -11,10 +12,20 @@ struct check_args {
     bool all = false;
     std::uint64_t seed = 1;
     std::size_t cases = 2000;
+    // A compute shader instead of a plug-in (shader.cpp): its file, entry point, what it reduces and
+    // what it declares, or --mapping for a shader mapping's sweep.
+    std::string shader, entry = "main", op, policy, workgroup = "all", keys, lang;
+    std::vector<std::string> defines;
+    bool mapping = false;
 };
 
 // Exit status: 0 every subject passed, 1 one failed (a repro command is printed for each),
 // 2 bad input (nothing is run), 3 a subject's own code failed to run.
 int run_check(const check_args& a);
+// `flipcheck check --shader FILE`: the same exit statuses.
+int run_shader_check(const check_args& a);
+// `flipcheck list`'s shader section: flipcheck's shader subjects and mappings (shader/), and the
+// Vulkan device if there is one.
+std::string shader_list();
 
 }  // namespace flipcheck::cli

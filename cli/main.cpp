@@ -352,13 +352,17 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
     return killed == total ? exit_pass : exit_fail;
 }
 
-int run_audit_command(const std::string& device, const std::string& json, std::size_t randoms) {
+int run_audit_command(const std::string& device, const std::string& json, std::size_t randoms, bool shaders, bool shaders_only) {
     auto out = open_output(json);
     const backend b = choose_backend(device);
+    std::vector<std::string> versions = audit_versions();
+    std::vector<audit_subject> subjects = shaders_only ? std::vector<audit_subject>{} : audit_subjects(b);
+    if (shaders || shaders_only)
+        for (auto& s : shader_audit_subjects(versions)) subjects.push_back(std::move(s));
     fmt::print("flipcheck audit: which policy each reducer really implements (binary32)\n");
-    for (const auto& v : audit_versions()) fmt::print("  {}\n", v);
+    for (const auto& v : versions) fmt::print("  {}\n", v);
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& s : audit_subjects(b)) {
+    for (const auto& s : subjects) {
         const audit_row r = run_audit(s, randoms);
         fmt::print("\n{:<34} {}{}\n", s.name, r.verdict.policy, r.verdict.position_dependent ? " [position-dependent]" : "");
         nlohmann::json evidence = nlohmann::json::array(), rejected = nlohmann::json::array();
@@ -376,7 +380,7 @@ int run_audit_command(const std::string& device, const std::string& json, std::s
                         {"position_dependent", r.verdict.position_dependent}, {"rejected", rejected}, {"evidence", evidence}});
         std::fflush(stdout);
     }
-    if (out) *out << nlohmann::json{{"versions", audit_versions()}, {"rows", rows}}.dump(2) << '\n';
+    if (out) *out << nlohmann::json{{"versions", versions}, {"rows", rows}}.dump(2) << '\n';
     return exit_pass;
 }
 
@@ -462,6 +466,7 @@ int run_list() {
         line(E::info, fmt::format(" [{}; on {}; expected to break {}]", E::info.origin, formats_of.template operator()<E>(),
                                   fc::to_string(E::killed_by)));
     });
+    fmt::print("{}", shader_list());
     fmt::print("\nlaws:\n");
     for (std::size_t l = 0; l < fc::law_names.size(); ++l) fmt::print("  {:<24} {}\n", fc::law_names[l], fc::law_descriptions[l]);
     fmt::print("\npolicies:\n  nan:   {}\n  zero:  {}\n  ties:  {}\n", join({fc::nan_policy_names.begin(), fc::nan_policy_names.end()}),
@@ -516,6 +521,9 @@ int main(int argc, char** argv) {
     audit->add_option("--device", audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     audit->add_option("--json", audit_json, "also write the audit as JSON to FILE");
     audit->add_option("--randoms", audit_randoms, "random arrays per subject, beside the fixed battery (default 2000)");
+    bool audit_shaders = false, audit_shaders_only = false;
+    audit->add_flag("--shaders", audit_shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
+    audit->add_flag("--shaders-only", audit_shaders_only, "only the shader rows");
     auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
     mutants->add_option("--device", mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
@@ -527,8 +535,18 @@ int main(int argc, char** argv) {
     codes->add_option("--json", codes_json, "also write the table as JSON to FILE");
 
     check_args ca;
-    auto* check = app.add_subcommand("check", "check your own compiled subjects: a shared library made with FLIPCHECK_EXPORT_SUBJECTS");
-    check->add_option("--plugin", ca.plugin, "the shared library (FILE.so)")->required();
+    auto* check = app.add_subcommand("check", "check your own code: a shared library made with FLIPCHECK_EXPORT_SUBJECTS (--plugin), "
+                                              "or a compute shader through Vulkan (--shader)");
+    check->add_option("--plugin", ca.plugin, "the shared library (FILE.so)");
+    check->add_option("--shader", ca.shader, "an HLSL (.hlsl) or GLSL (.comp, .glsl) compute shader under flipcheck's convention (README)");
+    check->add_option("--entry", ca.entry, "the shader's entry point (default main)");
+    check->add_option("--op", ca.op, "a reducer shader: max or min");
+    check->add_option("--policy", ca.policy, "a reducer shader: what it declares, e.g. nan=propagate,zero=ordered");
+    check->add_option("--workgroup", ca.workgroup, "a reducer shader: all (each size it takes) or one size");
+    check->add_option("--define", ca.defines, "a shader: NAME[=VALUE] for its preprocessor (repeatable)");
+    check->add_option("--lang", ca.lang, "a shader: hlsl or glsl (default: from the file's name)");
+    check->add_flag("--mapping", ca.mapping, "a shader that defines flipcheck_encode/flipcheck_decode: sweep its binary32 keys");
+    check->add_option("--keys", ca.keys, "a shader mapping: BEGIN:END, whole multiples of 0x4000 (default all 2^32)");
     check->add_option("--subject", ca.subject, "only this subject (default: every one the library exports)");
     check->add_option("--format", ca.format, "require the subjects to be of this format")->check(CLI::IsMember(format_names()));
     check->add_option("--device", ca.device, "cpu or auto (subjects run on the host; see --help of the README)")
@@ -553,10 +571,10 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     try {
         if (*sweep) return run_sweep(sa);
-        if (*check) return run_check(ca);
+        if (*check) return ca.shader.empty() ? run_check(ca) : run_shader_check(ca);
         if (*list) return run_list();
         if (*codes) return run_codes(codes_format, codes_json);
-        if (*audit) return run_audit_command(audit_device, audit_json, audit_randoms);
+        if (*audit) return run_audit_command(audit_device, audit_json, audit_randoms, audit_shaders, audit_shaders_only);
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);
     } catch (const fc::input_error& e) {

@@ -36,3 +36,24 @@ function(flipcheck_add_test name)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
   flipcheck_test_labels(${name} ${T_LABELS})
 endfunction()
+
+# flipcheck_shader_test(TARGET [LABEL...]): a gtest binary of shader tests, discovered per case and
+# labelled `shader` (and the LABELs). Where this machine has a Vulkan driver installed (lavapipe from
+# mesa-vulkan-drivers: scripts/bootstrap installs it) the tests must find a device
+# (FLIPCHECK_REQUIRE_VULKAN), so CI cannot pass by skipping; elsewhere they report SKIPPED.
+# lavapipe's JIT keeps allocations for the process's life: LeakSanitizer would report Mesa's.
+# The properties are set after discovery, as flipcheck_test_labels does, because
+# gtest_discover_tests keeps only the first element of a list-valued property.
+function(flipcheck_shader_test target)
+  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 120 WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  file(GLOB icds /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json)
+  set(env "FLIPCHECK_SEEDS=${PROJECT_SOURCE_DIR}/../shared/seeds" "ASAN_OPTIONS=detect_leaks=0")
+  if(icds)
+    list(APPEND env FLIPCHECK_REQUIRE_VULKAN=1)
+  endif()
+  set(labels shader ${ARGN})
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/${target}_properties.cmake)
+  file(WRITE ${file} "foreach(t IN LISTS ${target}_TESTS)\n  set_tests_properties(\"\${t}\" PROPERTIES LABELS \"${labels}\" "
+                     "TIMEOUT 300 SKIP_REGULAR_EXPRESSION \"\\\\[  SKIPPED \\\\]\" ENVIRONMENT \"${env}\")\nendforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${file})
+endfunction()

@@ -3,7 +3,10 @@
 #   2. configure, build and ctest examples/ with find_package(flipcheck COMPONENTS rapidcheck [gpu]);
 #   3. known_wrong_test must fail in every suite, and a printed replay line must fail again;
 #   4. the installed `flipcheck check --plugin` passes plugin.so, fails known_wrong_plugin.so with
-#      repro commands that fail again, and refuses bad input with exit code 2.
+#      repro commands that fail again, and refuses bad input with exit code 2;
+#   5. where it was built with shaders and the machine has a Vulkan driver, the installed
+#      `flipcheck check --shader` passes examples/shaders/max_keys.hlsl and fails wrong_nan_max.comp
+#      with a repro command that fails again.
 # Arguments: BUILD (the build to install), SOURCE (examples/), WORK (scratch), CXX, GPU (ON/OFF),
 # CUDA (nvcc, when GPU).
 function(must_run expect_rc what)
@@ -72,4 +75,22 @@ if(EXISTS ${flipcheck})
   must_run(2 "an unknown subject" ${flipcheck} check --plugin ${WORK}/build/libplugin.so --subject nope)
   must_contain("has no subject named 'nope' (it has: float_key, " "an unknown subject")
   must_run(2 "a format the subject does not declare" ${flipcheck} check --plugin ${WORK}/build/libplugin.so --subject float_key --format binary16)
+endif()
+
+# The command line on the examples' shaders (README, "Your own shader").
+file(GLOB icds /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json)
+if(EXISTS ${flipcheck} AND icds)
+  must_run(0 "flipcheck list" ${flipcheck} list)
+  string(FIND "${out}" "shader subjects (" with_shaders)
+  if(NOT with_shaders EQUAL -1)
+    set(ENV{ASAN_OPTIONS} detect_leaks=0)  # lavapipe's JIT keeps its allocations for the process's life
+    must_run(0 "flipcheck check --shader on the right shader" ${flipcheck} check --shader ${SOURCE}/shaders/max_keys.hlsl --op max
+             --format binary32 --policy nan=propagate --workgroup 64 --cases 300)
+    must_contain("(workgroup 64) (binary32 max, declares nan=propagate zero=ordered): pass" "flipcheck check --shader")
+    must_run(1 "flipcheck check --shader on the wrong shader" ${flipcheck} check --shader ${SOURCE}/shaders/wrong_nan_max.comp --op max
+             --format binary32 --policy nan=propagate)
+    must_contain("repro: flipcheck check --shader ${SOURCE}/shaders/wrong_nan_max.comp --entry main --op max --format binary32 --policy nan=propagate --workgroup 64 --case wrong_nan_max.case" "flipcheck check --shader")
+    must_run(1 "the shader's repro command" ${flipcheck} check --shader ${SOURCE}/shaders/wrong_nan_max.comp --entry main --op max
+             --format binary32 --policy nan=propagate --workgroup 64 --case wrong_nan_max.case)
+  endif()
 endif()

@@ -9,7 +9,11 @@
 # sweep_launch.cuh, examples/gpu_test.cu as built against the installed package) and formats (the
 # byte formats: every array of up to three codes on real atomics, and the decoding held against
 # PyTorch and ml_dtypes) and scaling (the FP8/MX scaling path: gpu_amax_test and its sanitizer runs,
-# the mutants and the main job on the device, gpu_amax_bench and PyTorch's amax for reference).
+# the mutants and the main job on the device, gpu_amax_bench and PyTorch's amax for reference) and
+# shader (the shader tests on the GPU's Vulkan driver, the 2^32 shader sweep against the CUDA sweep,
+# the driver's max()/min() audit). The GPU machine has NVIDIA's Vulkan driver but may lack the
+# loader and the GL dispatch libraries the driver loads: carry them as .debs in .gl (made once with
+# `apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2` in .gl/).
 #   [PARTS=sweep|reductions|plugin|...] scripts/device_run.sh BIN OUT
 # FLIPCHECK_REQUIRE_GPU=1 is set for every step, so nothing here can pass by skipping.
 # Exit status: 0 when every step gave its expected status, 1 otherwise (summary.txt says which).
@@ -37,7 +41,28 @@ run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and t
     tee -a "$logs/summary.txt"
 }
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
-parts=${PARTS:-sweep,reductions,plugin,formats,scaling}
+parts=${PARTS:-sweep,reductions,plugin,formats,scaling,shader}
+if [[ $parts == *shader* ]]; then
+  # The Vulkan loader and the GL dispatch libraries NVIDIA's Vulkan driver (libGLX_nvidia) loads,
+  # where the machine has only the driver: the .debs carried in .gl (see the top of this file).
+  if ls .gl/*.deb >/dev/null 2>&1; then
+    for f in .gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+  fi
+  ldconfig -p | grep -q libvulkan.so.1 || echo "no Vulkan loader: the shader steps will fail" >>"$logs/summary.txt"
+  if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  fi
+  run vulkan_test 0 "$bin/vulkan_test"
+  run seed_shader_test 0 "$bin/seed_shader_test"
+  run shader_sweep_test 0 "$bin/shader_sweep_test"
+  run shader_sweep_bench 0 "$bin/shader_sweep_bench" --repeats 10
+  run audit_shaders 0 "$bin/flipcheck" audit --shaders-only --json "$logs/audit_shaders.json"
+  run check_shader_right 0 "$bin/flipcheck" check --shader examples/shaders/max_keys.hlsl --op max --format binary32 --policy nan=propagate
+  run check_shader_wrong 1 "$bin/flipcheck" check --shader examples/shaders/wrong_nan_max.comp --op max --format binary32 --policy nan=propagate
+  run check_shader_sweep 0 "$bin/flipcheck" check --shader shader/shaders/seed001_branchless_map.hlsl --mapping
+  run check_shader_sweep_wrong 1 "$bin/flipcheck" check --shader shader/shaders/sign_bit_only_map.comp --mapping
+fi
 if [[ $parts == *formats* ]]; then
   pairs='GpuExhaustive.wrong_strategies_fail_on_the_device:GpuExhaustive.format_key_is_the_same_on_the_device'
   run gpu_exhaustive_test 0 "$bin/gpu_exhaustive_test"

@@ -61,7 +61,7 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"check --plugin " + good + " --subject float_key --key 0x100000000", "outside the keys of binary32"},
         {"check --plugin " + good + " --subject float_key --key banana", "is not a key"},
         {"check --plugin " + good + " --device gpu", "run in the library on the host"},
-        {"check", "--plugin is required"},
+        {"check", "give --plugin FILE.so (your compiled subjects) or --shader FILE"},
     };
     for (const bad& c : cases) {
         const auto r = run_flipcheck(c.args);

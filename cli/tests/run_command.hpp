@@ -13,8 +13,9 @@ struct command_result {
     std::string output;  // stdout and stderr together
 };
 
-inline command_result run_flipcheck(const std::string& args) {
-    const std::string cmd = std::string(FLIPCHECK_BINARY) + " " + args + " 2>&1";
+// With `env` ("NAME=VALUE ...") set for the command.
+inline command_result run_flipcheck_env(const std::string& env, const std::string& args) {
+    const std::string cmd = env + " " + std::string(FLIPCHECK_BINARY) + " " + args + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return {-1, "popen failed"};
     std::string out;
@@ -23,5 +24,6 @@ inline command_result run_flipcheck(const std::string& args) {
     const int status = pclose(p);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out};
 }
+inline command_result run_flipcheck(const std::string& args) { return run_flipcheck_env("", args); }
 
 }  // namespace flipcheck::test

@@ -151,10 +151,11 @@ inline verdict classify(reduce_op op, bool arg, const std::function<std::optiona
         if (v.policy.empty()) v.rejected.emplace_back(c.name, *against);
     }
     if (v.policy.empty()) v.policy = v.position_dependent ? "none (position-dependent)" : "none";
-    // The telling answers: NaN placement and the zeros.
+    // The telling answers: NaN placement, the zeros and the subnormals (flushed or kept).
     for (const auto& o : seen) {
         const bool telling = o.what == "NaN first" || o.what == "NaN last" || o.what == "-0 then +0" ||
-                             o.what == "+0 then -0" || o.what == "all NaN" || o.what == "n = 0";
+                             o.what == "+0 then -0" || o.what == "all NaN" || o.what == "n = 0" ||
+                             o.what == "denorm_min vs +0";
         const bool shown = std::any_of(v.proof.begin(), v.proof.end(), [&](const observation& p) { return p.what == o.what; });
         if (telling && !shown) v.proof.push_back(o);
     }

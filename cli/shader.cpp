@@ -1,0 +1,256 @@
+// `flipcheck check --shader FILE`: a user's compute shader (HLSL or GLSL), compiled by glslang and
+// run through Vulkan, judged like every other subject: a reducer by check.hpp's stages at each
+// workgroup size it takes, a mapping (--mapping) by the shader sweep. Exit statuses as run_check's.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "audit.hpp"
+#include "check.hpp"
+#include "flipcheck/describe.hpp"
+#include "flipcheck/error.hpp"
+#include "flipcheck/shader/reducer.hpp"
+#include "flipcheck/shader/subjects.hpp"
+#include "flipcheck/shader/sweep.hpp"
+
+namespace flipcheck::cli {
+namespace {
+
+namespace sh = flipcheck::shader;
+
+std::string read_text(const std::string& what, const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(fmt::format("{} {} is not a readable file", what, path));
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (!in.good() && !in.eof()) throw input_error(fmt::format("{} {} cannot be read", what, path));
+    return ss.str();
+}
+
+// "nan=propagate,zero=ordered" (or spaces): nan is required, zero defaults to ordered.
+policy parse_policy(const std::string& text) {
+    policy p{nan_policy::undefined, zero_policy::ordered};
+    bool nan_given = false;
+    std::string item;
+    std::istringstream in(text);
+    auto bad = [&](const std::string& why) {
+        return input_error(fmt::format("--policy '{}': {} (write nan=total_order|propagate|ignore|undefined[,zero=ordered|equal])", text, why));
+    };
+    while (std::getline(in, item, ',')) {
+        std::istringstream words(item);
+        for (std::string w; words >> w;) {
+            const auto eq = w.find('=');
+            if (eq == std::string::npos) throw bad("'" + w + "' is not NAME=VALUE");
+            const std::string name = w.substr(0, eq), value = w.substr(eq + 1);
+            bool found = false;
+            if (name == "nan") {
+                for (std::size_t i = 0; i < nan_policy_names.size(); ++i)
+                    if (nan_policy_names[i] == value) p.nan = nan_policy(i), found = nan_given = true;
+            } else if (name == "zero") {
+                for (std::size_t i = 0; i < zero_policy_names.size(); ++i)
+                    if (zero_policy_names[i] == value) p.zero = zero_policy(i), found = true;
+            } else {
+                throw bad("no policy named '" + name + "'");
+            }
+            if (!found) throw bad("no " + name + " policy named '" + value + "'");
+        }
+    }
+    if (!nan_given) throw bad("say what the shader does with NaN");
+    return p;
+}
+
+std::string quote(const std::string& s) {
+    if (s.find_first_of(" '\"\\$`") == std::string::npos) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+sh::source source_of(const check_args& a) {
+    sh::source s{read_text("--shader", a.shader), a.shader, sh::language::glsl, a.entry, {}};
+    if (a.lang == "hlsl") s.lang = sh::language::hlsl;
+    else if (a.lang == "glsl") s.lang = sh::language::glsl;
+    else if (!a.lang.empty()) throw input_error("--lang is hlsl or glsl, not " + a.lang);
+    else if (!sh::language_of(a.shader, s.lang))
+        throw input_error(fmt::format("--shader {}: name it .hlsl, .comp or .glsl, or say --lang hlsl|glsl", a.shader));
+    for (const auto& d : a.defines) {
+        const auto eq = d.find('=');
+        const std::string name = d.substr(0, eq);
+        if (name.empty() || name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+            throw input_error("--define " + d + ": write NAME or NAME=VALUE");
+        s.defines.emplace_back(name, eq == std::string::npos ? "1" : d.substr(eq + 1));
+    }
+    return s;
+}
+
+key_range parse_keys(const std::string& text) {
+    if (text.empty()) return {0, std::uint64_t(1) << 32};
+    const auto colon = text.find(':');
+    try {
+        std::size_t u1 = 0, u2 = 0;
+        const std::string b = text.substr(0, colon), e = colon == std::string::npos ? "" : text.substr(colon + 1);
+        const key_range r{std::stoull(b, &u1, 0), std::stoull(e, &u2, 0)};
+        if (u1 == b.size() && u2 == e.size()) return r;
+    } catch (const std::exception&) {
+    }
+    throw input_error("--keys '" + text + "' is not BEGIN:END (decimal or 0x-hex)");
+}
+
+int check_mapping_shader(const check_args& a, const sh::source& src) {
+    const key_range keys = parse_keys(a.keys);
+    if (keys.begin % 16384 || keys.end % 16384 || keys.end > (std::uint64_t(1) << 32) || keys.begin >= keys.end)
+        throw input_error("--keys: a shader sweep takes [BEGIN, END) in whole multiples of 16384 (0x4000), up to 0x100000000");
+    const auto r = sh::sweep_mapping(src, keys);
+    fmt::print("{}\n", r.text());
+    nlohmann::json row{{"shader", a.shader}, {"kind", "mapping"}, {"device", r.device}, {"keys", r.range.size()},
+                       {"gpu_ms", r.gpu_ms}, {"passed", r.passed()}};
+    for (std::size_t l = 0; l < sh::shader_sweep_laws; ++l) {
+        row["failures"][std::string(law_names[l])] = r.failures_by_law[l];
+        if (r.first_failing_key[l]) {
+            const std::uint32_t k = *r.first_failing_key[l];
+            row["first_failing_key"][std::string(law_names[l])] = hex(k, 32);
+            const std::uint64_t begin = k & ~0x3fffu, end = begin + 0x4000;  // the workgroup's keys around it
+            fmt::print("  repro: flipcheck check --shader {} --mapping --keys {}:{}\n", quote(a.shader), hex(begin, 32),
+                       hex(end, end >> 32 ? 36 : 32));
+        }
+    }
+    if (!a.json.empty()) {
+        std::ofstream f(a.json);
+        f << row.dump(2) << '\n';
+        if (!f.good()) throw input_error("cannot write --json " + a.json);
+    }
+    return r.passed() ? 0 : 1;
+}
+
+int check_reducer_shader(const check_args& a, const sh::source& src) {
+    if (a.op != "max" && a.op != "min") throw input_error("--op is max or min for a reducer shader (or say --mapping)");
+    const std::string format = a.format.empty() ? "binary32" : a.format;
+    const auto formats = sh::shader_formats();
+    if (std::find(formats.begin(), formats.end(), format) == formats.end())
+        throw input_error("--format: a shader reducer takes binary32 or binary16 (one element per 32-bit word), not " + format);
+    sh::reducer_shader s{a.shader, src, a.op == "max" ? reduce_op::max : reduce_op::min, parse_policy(a.policy)};
+    std::vector<std::uint32_t> sizes;
+    if (a.workgroup == "all") {
+        const auto candidates = sh::default_workgroup_sizes();
+        sizes = sh::workgroup_sizes(s, candidates);
+    } else {
+        try {
+            std::size_t used = 0;
+            const unsigned long w = std::stoul(a.workgroup, &used);
+            if (used != a.workgroup.size() || w < 2 || w > 65536) throw std::invalid_argument("");
+            sizes = {sh::compile_reducer(s, std::uint32_t(w)).workgroup_size};
+        } catch (const std::invalid_argument&) {
+            throw input_error("--workgroup is all or a size of at least 2, not " + a.workgroup);
+        }
+    }
+    std::string replay;
+    if (!a.case_file.empty()) replay = read_text("--case", a.case_file);
+    fmt::print("Vulkan device: {}\n", sh::vulkan::get().info().text());
+    nlohmann::json rows = nlohmann::json::array();
+    bool all_passed = true;
+    for (std::uint32_t w : sizes) {
+        check_report r;
+        if (!replay.empty()) {
+            r = format == "binary32" ? [&] {
+                const auto [xs, order] = parse_case<binary32>(replay);
+                return check_case(sh::subject_of<binary32>(s, w), xs, order);
+            }() : [&] {
+                const auto [xs, order] = parse_case<binary16>(replay);
+                return check_case(sh::subject_of<binary16>(s, w), xs, order);
+            }();
+        } else {
+            check_options o;
+            o.seed = a.seed;
+            o.random_cases = a.cases;
+            r = sh::check_shader(s, format, w, o);
+        }
+        fmt::print("{}\n", r.text());
+        nlohmann::json row{{"shader", a.shader}, {"workgroup", w}, {"format", format}, {"declared", to_string(r.declared)},
+                           {"cases", r.cases()}, {"passed", r.passed()}};
+        if (r.failure) {
+            all_passed = false;
+            const std::string file = std::filesystem::path(a.shader).stem().string() + ".case";
+            std::ofstream f(file);
+            f << r.failure->replay << '\n';
+            const std::string again = fmt::format("flipcheck check --shader {} --entry {} --op {} --format {} --policy {} --workgroup {}",
+                                                  quote(a.shader), quote(a.entry), a.op, format, quote(a.policy), w);
+            if (f.good()) fmt::print("  repro: {} --case {}\n", again, quote(file));
+            else fmt::print("  (could not write {}; put the case line above into a file and pass it to `{}` with --case)\n", file, again);
+            row["case"] = r.failure->replay;
+            row["explanation"] = r.failure->explanation;
+        }
+        rows.push_back(row);
+        std::fflush(stdout);
+    }
+    if (!a.json.empty()) {
+        std::ofstream f(a.json);
+        f << nlohmann::json{{"device", sh::vulkan::get().info().text()}, {"checks", rows}}.dump(2) << '\n';
+        if (!f.good()) throw input_error("cannot write --json " + a.json);
+    }
+    return all_passed ? 0 : 1;
+}
+
+}  // namespace
+
+int run_shader_check(const check_args& a) {
+    if (!a.plugin.empty()) throw input_error("give --plugin or --shader, not both");
+    if (a.mapping && !a.op.empty()) throw input_error("--mapping sweeps a mapping; --op is for a reducer: give one");
+    if (!a.mapping && !a.keys.empty()) throw input_error("--keys is for a shader mapping (--mapping)");
+    try {
+        const sh::source src = source_of(a);
+        return a.mapping ? check_mapping_shader(a, src) : check_reducer_shader(a, src);
+    } catch (const sh::compile_error& e) {
+        throw input_error(e.what());
+    } catch (const sh::vulkan_unavailable& e) {
+        // Not a skip: the user asked for this shader to run. Exit 3, as for a device that fails.
+        fmt::print(stderr, "flipcheck: no Vulkan device to run the shader on: {}\n", e.what());
+        return 3;
+    } catch (const sh::vulkan_error& e) {
+        fmt::print(stderr, "flipcheck: the Vulkan device failed: {}\n", e.what());
+        return 3;
+    }
+}
+
+std::vector<audit_subject> shader_audit_subjects(std::vector<std::string>& versions) {
+    try {
+        const auto& info = sh::vulkan::get().info();
+        versions.push_back("Vulkan: " + info.text() + fmt::format(" (denormals: {}{}; signed zero, inf, NaN preserved on request: {})",
+                                                                   info.denorm_preserve32 ? "can preserve" : "cannot promise to preserve",
+                                                                   info.denorm_flush32 ? ", can flush" : "", info.signed_zero_inf_nan32 ? "yes" : "no"));
+        std::vector<audit_subject> rows;
+        for (const char* name : {"driver_max", "driver_min", "seed001_interlocked_max", "seed001_interlocked_min"}) {
+            const auto& entry = sh::shader_subject_named(name);
+            auto compiled = std::make_shared<sh::compiled_reducer>(sh::compile_reducer(sh::reducer_of(entry), 64));
+            const std::string row = entry.audit_only ? fmt::format("shader {}() on {}", entry.op == reduce_op::max ? "max" : "min", info.driver)
+                                                     : fmt::format("shader {} on {}", entry.name, info.driver);
+            rows.push_back({row, info.name, entry.op, false, [compiled](const audit::input& xs) -> std::optional<std::uint64_t> {
+                                const auto got = sh::reduce_arrays(*compiled, {xs})[0];
+                                return got ? std::optional<std::uint64_t>(*got) : std::nullopt;
+                            }});
+        }
+        return rows;
+    } catch (const sh::vulkan_unavailable& e) {
+        throw device_error(std::string("no Vulkan device for the shader rows: ") + e.what());
+    } catch (const sh::vulkan_error& e) {
+        throw device_error(std::string("the Vulkan device failed: ") + e.what());
+    }
+}
+
+std::string shader_list() {
+    std::string out = "\nshader subjects (shader/shaders/, run through Vulkan by the shader tests and `flipcheck check --shader`;\n"
+                      "the known-wrong ones must fail):\n";
+    for (const auto& e : sh::shader_subjects())
+        out += fmt::format("  0x{:02x} {:<34} {} {}, declares {}{}: {} [{}]\n", e.id, e.name, e.format, to_string(e.op), to_string(e.declared, false),
+                           e.audit_only ? " (audited, not judged)" : e.known_wrong ? " (known wrong)" : "", e.description, e.origin);
+    out += "shader mappings (swept over binary32's keys on the device, held against the CPU's sweep of the C++ twin):\n";
+    for (const auto& m : sh::mapping_shaders())
+        out += fmt::format("  {:<39} {} (twin: {}){}\n", m.name, m.description, m.cpu_twin, m.known_wrong ? " (known wrong)" : "");
+    // No device is opened here: listing needs none (`flipcheck check --shader` names the device).
+    return out;
+}
+
+}  // namespace flipcheck::cli
