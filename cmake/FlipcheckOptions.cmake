@@ -41,13 +41,16 @@ endfunction()
 # labelled `shader` (and the LABELs). Where this machine has a Vulkan driver installed (lavapipe from
 # mesa-vulkan-drivers: scripts/bootstrap installs it) the tests must find a device
 # (FLIPCHECK_REQUIRE_VULKAN), so CI cannot pass by skipping; elsewhere they report SKIPPED.
-# lavapipe's JIT keeps allocations for the process's life: LeakSanitizer would report Mesa's.
+# lavapipe's JIT keeps allocations for the process's life: LeakSanitizer would report Mesa's. And
+# lavapipe churns through large allocations on every dispatch: under ASan's default 256 MB
+# quarantine each one faults its pages in afresh (the shader tests took 3x as long); 16 MB still
+# holds the recent frees, where a use after free of ours would be.
 # The properties are set after discovery, as flipcheck_test_labels does, because
 # gtest_discover_tests keeps only the first element of a list-valued property.
 function(flipcheck_shader_test target)
   gtest_discover_tests(${target} DISCOVERY_TIMEOUT 120 WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   file(GLOB icds /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json)
-  set(env "FLIPCHECK_SEEDS=${PROJECT_SOURCE_DIR}/../shared/seeds" "ASAN_OPTIONS=detect_leaks=0")
+  set(env "FLIPCHECK_SEEDS=${PROJECT_SOURCE_DIR}/../shared/seeds" "ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16")
   if(icds)
     list(APPEND env FLIPCHECK_REQUIRE_VULKAN=1)
   endif()

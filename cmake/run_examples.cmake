@@ -83,7 +83,7 @@ if(EXISTS ${flipcheck} AND icds)
   must_run(0 "flipcheck list" ${flipcheck} list)
   string(FIND "${out}" "shader subjects (" with_shaders)
   if(NOT with_shaders EQUAL -1)
-    set(ENV{ASAN_OPTIONS} detect_leaks=0)  # lavapipe's JIT keeps its allocations for the process's life
+    set(ENV{ASAN_OPTIONS} detect_leaks=0:quarantine_size_mb=16)  # as flipcheck_shader_test says why
     must_run(0 "flipcheck check --shader on the right shader" ${flipcheck} check --shader ${SOURCE}/shaders/max_keys.hlsl --op max
              --format binary32 --policy nan=propagate --workgroup 64 --cases 300)
     must_contain("(workgroup 64) (binary32 max, declares nan=propagate zero=ordered): pass" "flipcheck check --shader")
