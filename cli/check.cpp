@@ -18,7 +18,6 @@
 #include "flipcheck/scaling_check.hpp"
 
 namespace flipcheck::cli {
-namespace {
 
 std::string quote(const std::string& s) {
     if (s.find_first_of(" '\"\\$`") == std::string::npos) return s;
@@ -26,6 +25,18 @@ std::string quote(const std::string& s) {
     for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
 }
+
+std::string read_text(const std::string& option, const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(option + " " + path + " is not a readable file");
+    std::ifstream in(path);
+    if (!in) throw input_error(option + " " + path + " cannot be opened");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+namespace {
 
 std::string repro(const check_args& a, const flipcheck_subject_v1& s, const std::string& tail) {
     return fmt::format("flipcheck check --plugin {} --subject {} {}", quote(a.plugin), quote(s.name), tail);
@@ -42,16 +53,6 @@ std::uint64_t parse_key(const std::string& text) {
     if (used != text.size() || text.empty() || text[0] == '-')
         throw input_error(fmt::format("--key '{}' is not a key (decimal or 0x-hex)", text));
     return v;
-}
-
-std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw input_error("--case " + path + " is not a readable file");
-    std::ifstream in(path);
-    if (!in) throw input_error("--case " + path + " cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 // A mapping: the sweep compiled into the library (exhaustive up to 32 bits, sampled for
@@ -102,7 +103,7 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
         const reducer_subject<F> subject = plugin::reducer_of<F>(s);
         check_report r;
         if (!a.case_file.empty()) {
-            const auto [xs, order] = parse_case<F>(read_file(a.case_file));
+            const auto [xs, order] = parse_case<F>(read_text("--case", a.case_file));
             r = check_case(subject, xs, order);
         } else {
             check_options o;
@@ -184,7 +185,7 @@ int run_check(const check_args& a) {
         if (!a.case_file.empty() && s->kind == flipcheck_kind_amax)
             throw input_error(fmt::format("--case is for reducers; {} is an amax (its failures print the array)", s->name));
     }
-    if (!a.case_file.empty()) read_file(a.case_file);  // a missing file is bad input before anything runs
+    if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
 
     nlohmann::json rows = nlohmann::json::array();
     bool all_passed = true;

@@ -19,6 +19,11 @@ struct check_args {
     bool mapping = false;
 };
 
+// A word for a repro command line, quoted for the shell where it needs it.
+std::string quote(const std::string& s);
+// The text of the file an option names; input_error where it is not a readable file.
+std::string read_text(const std::string& option, const std::string& path);
+
 // Exit status: 0 every subject passed, 1 one failed (a repro command is printed for each),
 // 2 bad input (nothing is run), 3 a subject's own code failed to run.
 int run_check(const check_args& a);

@@ -21,16 +21,6 @@ namespace {
 
 namespace sh = flipcheck::shader;
 
-std::string read_text(const std::string& what, const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(fmt::format("{} {} is not a readable file", what, path));
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (!in.good() && !in.eof()) throw input_error(fmt::format("{} {} cannot be read", what, path));
-    return ss.str();
-}
-
 // "nan=propagate,zero=ordered" (or spaces): nan is required, zero defaults to ordered.
 policy parse_policy(const std::string& text) {
     policy p{nan_policy::undefined, zero_policy::ordered};
@@ -61,13 +51,6 @@ policy parse_policy(const std::string& text) {
     }
     if (!nan_given) throw bad("say what the shader does with NaN");
     return p;
-}
-
-std::string quote(const std::string& s) {
-    if (s.find_first_of(" '\"\\$`") == std::string::npos) return s;
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
 }
 
 sh::source source_of(const check_args& a) {
