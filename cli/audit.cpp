@@ -1,17 +1,29 @@
-// `flipcheck audit`: what third-party reducers really return on edge inputs. CPU subjects are the
-// standard library's folds and algorithms and Thrust's host backend; GPU rows come from gpu/.
+// `flipcheck audit`: what third-party reducers and sorts really do on edge inputs. CPU subjects are
+// the standard library's folds, algorithms and sorts, Thrust's host backend and flipcheck's own
+// keyed max; GPU subjects come from gpu/; shaders from shader.cpp; frameworks from adapter.cpp.
+// Each row answers the user's questions in order (core's audit.hpp), every "no" with the smallest
+// input that shows it and the command that replays it.
 #include "audit.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <compare>
+#include <cstring>
+#include <ctime>
 #include <ranges>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "flipcheck/audit.hpp"
+#include "adapter.hpp"
+#include "claims.hpp"
+#include "flipcheck/atomic.hpp"
+#include "flipcheck/error.hpp"
+#include "flipcheck/mapping.hpp"
 #include "render.hpp"
 #if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/audit.hpp"  // CUB, Thrust device, fmaxf with and without FTZ
+#include "flipcheck/gpu/audit.hpp"  // CUB, Thrust device, CUDA's fmaxf, the device's NaNs
 #endif
 
 #if FLIPCHECK_HAVE_THRUST
@@ -20,77 +32,302 @@
 #include <thrust/extrema.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
+#include <thrust/sort.h>
 #include <thrust/version.h>
 #endif
 
 namespace flipcheck::cli {
 namespace {
 
-using audit::bits;
+using audit::answer;
 using audit::input;
-using answer = std::optional<std::uint64_t>;
+using audit::word;
 
-std::vector<float> floats(const input& xs) {
-    std::vector<float> v(xs.size());
-    std::transform(xs.begin(), xs.end(), v.begin(), [](bits b) { return bit_cast<float>(b); });
+template <class T>
+std::vector<T> values(const input& xs) {
+    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
+    std::vector<T> v(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const U u = U(xs[i]);
+        std::memcpy(&v[i], &u, sizeof(T));
+    }
     return v;
 }
-answer bits_of(float f) { return bit_cast<bits>(f); }
+template <class T>
+word bits_of(T f) {
+    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
+    U u;
+    std::memcpy(&u, &f, sizeof(T));
+    return u;
+}
+template <class T>
+input words(const std::vector<T>& v) {
+    input out(v.size());
+    std::transform(v.begin(), v.end(), out.begin(), [](T f) { return bits_of(f); });
+    return out;
+}
 
 // A fold from the first element; n = 0 has no answer (these algorithms need an element).
-template <class Op>
+template <class T, class Op>
 answer fold(const input& xs, Op op) {
     if (xs.empty()) return std::nullopt;
-    const auto v = floats(xs);
-    float acc = v[0];
+    const auto v = values<T>(xs);
+    T acc = v[0];
     for (std::size_t i = 1; i < v.size(); ++i) acc = op(acc, v[i]);
     return bits_of(acc);
 }
-template <class It>
-answer index_of(const std::vector<float>& v, It it) {
+template <class V, class It>
+answer index_of(const V& v, It it) {
     if (it == v.end()) return std::nullopt;
     return std::uint64_t(it - v.begin());
 }
 
-std::vector<audit_subject> cpu_subjects() {
-    std::vector<audit_subject> s{
-        {"std::max fold", "libstdc++", reduce_op::max, false,
-         [](const input& xs) { return fold(xs, [](float a, float b) { return std::max(a, b); }); }},
-        {"std::min fold", "libstdc++", reduce_op::min, false,
-         [](const input& xs) { return fold(xs, [](float a, float b) { return std::min(a, b); }); }},
-        {"std::fmax fold", "libm", reduce_op::max, false,
-         [](const input& xs) { return fold(xs, [](float a, float b) { return std::fmax(a, b); }); }},
-        {"std::fmin fold", "libm", reduce_op::min, false,
-         [](const input& xs) { return fold(xs, [](float a, float b) { return std::fmin(a, b); }); }},
-        {"std::ranges::max", "libstdc++", reduce_op::max, false,
-         [](const input& xs) -> answer { return xs.empty() ? std::nullopt : bits_of(std::ranges::max(floats(xs))); }},
-        {"std::max_element", "libstdc++", reduce_op::max, true,
-         [](const input& xs) { const auto v = floats(xs); return index_of(v, std::max_element(v.begin(), v.end())); }},
-        {"std::min_element", "libstdc++", reduce_op::min, true,
-         [](const input& xs) { const auto v = floats(xs); return index_of(v, std::min_element(v.begin(), v.end())); }},
+// flipcheck's own keyed max/min (the sign_flip mapping, totalOrder): the key-based reducer whose
+// answer on made NaNs depends on where the NaN was made.
+template <reduce_op Op>
+answer keyed(const input& xs) {
+    using S = atomic::mapped<sign_flip<binary32>, nan_policy::total_order, Op>;
+    if (xs.empty()) return std::nullopt;
+    atomic::sequential_word<std::uint32_t> w{S::init()};
+    for (auto x : xs) S::update(w, std::uint32_t(x));
+    return S::result(w.value);
+}
+
+template <class T>
+std::vector<audit_subject> std_folds(const std::string& format, const std::string& suffix) {
+    return {
+        {"std::max fold" + suffix, "libstdc++", reduce_op::max, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::max(a, b); }); }, format},
+        {"std::min fold" + suffix, "libstdc++", reduce_op::min, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::min(a, b); }); }, format},
+        {"std::fmax fold" + suffix, "libm", reduce_op::max, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::fmax(a, b); }); }, format},
+        {"std::fmin fold" + suffix, "libm", reduce_op::min, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::fmin(a, b); }); }, format},
+        {"std::max_element" + suffix, "libstdc++", reduce_op::max, true,
+         [](const input& xs) { const auto v = values<T>(xs); return index_of(v, std::max_element(v.begin(), v.end())); }, format},
+        {"std::min_element" + suffix, "libstdc++", reduce_op::min, true,
+         [](const input& xs) { const auto v = values<T>(xs); return index_of(v, std::min_element(v.begin(), v.end())); }, format},
     };
+}
+
+std::vector<audit_subject> cpu_subjects() {
+    std::vector<audit_subject> s = std_folds<float>("binary32", "");
+    s.push_back({"std::ranges::max", "libstdc++", reduce_op::max, false,
+                 [](const input& xs) -> answer { return xs.empty() ? std::nullopt : answer(bits_of(std::ranges::max(values<float>(xs)))); }});
+    s.push_back({"flipcheck keyed max (sign_flip)", "flipcheck", reduce_op::max, false, keyed<reduce_op::max>});
+    s.push_back({"flipcheck keyed min (sign_flip)", "flipcheck", reduce_op::min, false, keyed<reduce_op::min>});
 #if FLIPCHECK_HAVE_THRUST
     s.push_back({"thrust::max_element (host)", "Thrust", reduce_op::max, true, [](const input& xs) {
-                     const auto v = floats(xs);
+                     const auto v = values<float>(xs);
                      return index_of(v, thrust::max_element(thrust::host, v.begin(), v.end()));
                  }});
     s.push_back({"thrust::min_element (host)", "Thrust", reduce_op::min, true, [](const input& xs) {
-                     const auto v = floats(xs);
+                     const auto v = values<float>(xs);
                      return index_of(v, thrust::min_element(thrust::host, v.begin(), v.end()));
                  }});
     // reduce needs an initial value; the first element is the one that changes no answer.
     s.push_back({"thrust::reduce maximum (host)", "Thrust", reduce_op::max, false, [](const input& xs) -> answer {
                      if (xs.empty()) return std::nullopt;
-                     const auto v = floats(xs);
+                     const auto v = values<float>(xs);
                      return bits_of(thrust::reduce(thrust::host, v.begin() + 1, v.end(), v[0], thrust::maximum<float>()));
                  }});
+#endif
+    for (auto& d : std_folds<double>("binary64", " <double>")) s.push_back(std::move(d));
+    return s;
+}
+
+template <class T, class Sort>
+audit::sort_subject sorter(std::string name, std::string library, bool nan_undefined, std::string format, Sort sort) {
+    return {std::move(name), std::move(library), nan_undefined,
+            [sort](const input& xs) -> std::optional<input> {
+                auto v = values<T>(xs);
+                sort(v);
+                return words(v);
+            },
+            std::move(format)};
+}
+
+std::vector<audit::sort_subject> cpu_sort_subjects() {
+    std::vector<audit::sort_subject> s{
+        sorter<float>("std::sort with <", "libstdc++", true, "binary32", [](auto& v) { std::sort(v.begin(), v.end()); }),
+        sorter<float>("std::stable_sort with <", "libstdc++", true, "binary32", [](auto& v) { std::stable_sort(v.begin(), v.end()); }),
+        sorter<float>("std::ranges::sort with std::strong_order", "libstdc++", false, "binary32",
+                      [](auto& v) { std::ranges::sort(v, [](float a, float b) { return std::strong_order(a, b) < 0; }); }),
+        sorter<double>("std::ranges::sort with std::strong_order <double>", "libstdc++", false, "binary64",
+                       [](auto& v) { std::ranges::sort(v, [](double a, double b) { return std::strong_order(a, b) < 0; }); }),
+    };
+#if FLIPCHECK_HAVE_THRUST
+    // thrust::sort with the default less sends arithmetic keys to a radix sort: run with NaN too.
+    s.push_back(sorter<float>("thrust::sort (host)", "Thrust", false, "binary32", [](auto& v) { thrust::sort(thrust::host, v.begin(), v.end()); }));
 #endif
     return s;
 }
 
 }  // namespace
 
-std::vector<std::string> audit_versions() {
+std::vector<audit::made_nan> made_nans(const std::string& format, bool device) {
+    volatile float zf = 0;
+    volatile double zd = 0;
+    word x86 = 0, cuda = 0;
+    if (format == "binary32") x86 = bits_of(float(zf / zf)), cuda = 0x7fffffffu;
+    else if (format == "binary64") x86 = bits_of(double(zd / zd)), cuda = 0xfff8000000000000ull;  // the H100's double 0/0: negative
+    else if (format == "bfloat16") x86 = bits_of(float(zf / zf)) >> 16, cuda = 0x7fffu;  // bfloat16 is float's top half
+    else if (format == "binary16") {
+#if defined(__FLT16_MAX__)
+        volatile _Float16 zh = 0;
+        x86 = bits_of(_Float16(zh / zh));
+#else
+        x86 = 0xfe00u;
+#endif
+        cuda = 0x7fffu;
+    }
+#if FLIPCHECK_HAVE_GPU
+    if (device) cuda = gpu::made_nan(format);
+#else
+    (void)device;
+#endif
+    return {{"x86", x86}, {"CUDA", cuda}};
+}
+
+namespace {
+
+audit::verdict classify(const audit_subject& s, std::size_t randoms, bool device) {
+    audit::verdict v;
+    with_audit_format(s.format, [&]<class F>() { v = audit::classify<F>(s.op, s.arg, s.run, randoms, made_nans(s.format, device), s.skip); });
+    return v;
+}
+audit::sort_verdict classify(const audit::sort_subject& s, bool device, std::size_t randoms) {
+    audit::sort_verdict v;
+    with_audit_format(s.format, [&]<class F>() { v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms); });
+    return v;
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+// A Markdown table cell: "<double>" would read as an HTML tag and vanish.
+std::string cell(std::string s) {
+    for (std::size_t at = 0; (at = s.find('<', at)) != std::string::npos; at += 4) s.replace(at, 1, "&lt;");
+    return s;
+}
+
+std::string render_input(const std::string& format, const input& xs) {
+    if (xs.size() > 8) return fmt::format("[{} elements]", xs.size());
+    std::string in = "[";
+    for (std::size_t i = 0; i < xs.size(); ++i) in += (i ? ", " : "") + describe(format, xs[i]).value;
+    return in + "]";
+}
+std::string render_answer(const audit_subject& s, const input& xs, const answer& got) {
+    if (!got) return "nothing";
+    if (s.arg) return fmt::format("index {} ({})", *got, *got < xs.size() ? describe(s.format, xs[*got]).hex : "out of range");
+    return fmt::format("{} = {}", describe(s.format, *got).hex, describe(s.format, *got).value);
+}
+std::string render(const audit_subject& s, const audit::observation& o) {
+    return fmt::format("{}: {} -> {}", o.what, render_input(s.format, o.xs), render_answer(s, o.xs, o.got));
+}
+std::string render(const audit::sort_subject& s, const audit::sort_observation& o) {
+    std::string out = "not run";
+    if (o.got) out = o.got->size() > 8 ? fmt::format("[{} elements]", o.got->size()) : render_input(s.format, *o.got);
+    if (o.got && o.got->size() <= 8) {  // the bits, since a sort's answer is about which zero and which NaN
+        out += " (";
+        for (std::size_t i = 0; i < o.got->size(); ++i) out += (i ? " " : "") + describe(s.format, (*o.got)[i]).hex;
+        out += ")";
+    }
+    return fmt::format("{}: {} -> {}", o.what, render_input(s.format, o.xs), out);
+}
+std::string replay(const std::string& name, const std::string& options, const std::string& what) {
+    return fmt::format("flipcheck audit --subject {} --case {}{}", quote(name), quote(what), options.empty() ? "" : " " + options);
+}
+
+// One question's line: the answer, and for each answer it is not, the smallest input that shows it.
+template <class Subject, class Question>
+nlohmann::json report_question(std::vector<std::string>& lines, const Subject& s, const std::string& label, const Question& q) {
+    lines.push_back(fmt::format("  {:<13} {}", label, q.answer));
+    nlohmann::json rejected = nlohmann::json::array();
+    for (const auto& [name, o] : q.rejected) {
+        lines.push_back(fmt::format("      not {}: {}", name, render(s, o)));
+        lines.push_back(fmt::format("        replay: {}", replay(s.name, s.replay_options, o.what)));
+        rejected.push_back({{"answer", name}, {"evidence", render(s, o)}, {"replay", replay(s.name, s.replay_options, o.what)}});
+    }
+    return {{"answer", q.answer}, {"rejected", rejected}};
+}
+
+struct row_report {
+    std::vector<std::string> lines;  // the text under the heading
+    std::string summary;             // the table's cells, | separated
+    nlohmann::json json;
+};
+
+row_report report(const audit_subject& s, const audit::verdict& v) {
+    row_report r;
+    auto& L = r.lines;
+    nlohmann::json j{{"subject", s.name}, {"library", s.library}, {"format", s.format}, {"op", to_string(s.op)},
+                     {"kind", s.arg ? "arg" : "value"}};
+    if (v.without_nan) L.push_back(fmt::format("  {:<13} yes", "without NaN"));
+    else {
+        L.push_back(fmt::format("  {:<13} NO: {}", "without NaN", render(s, *v.without_nan_witness)));
+        L.push_back(fmt::format("        replay: {}", replay(s.name, s.replay_options, v.without_nan_witness->what)));
+    }
+    j["without_nan"] = v.without_nan;
+    j["without_nan_witness"] = v.without_nan ? nlohmann::json(nullptr)
+                                             : nlohmann::json{{"evidence", render(s, *v.without_nan_witness)},
+                                                              {"replay", replay(s.name, s.replay_options, v.without_nan_witness->what)}};
+    j["nan_policy"] = report_question(L, s, "NaN", v.nan);
+    j["zero_policy"] = report_question(L, s, "zeros", v.zero);
+    if (s.arg) j["tie_policy"] = report_question(L, s, "ties", v.ties);
+    else j["tie_policy"] = nullptr;
+    const std::string empty = s.empty_note.empty() ? (v.empty.got ? "gives " + render_answer(s, {}, v.empty.got) : "gives nothing")
+                                                   : s.empty_note;
+    L.push_back(fmt::format("  {:<13} {}", "n = 0", empty));
+    j["empty"] = empty;
+    L.push_back(fmt::format("  {:<13} {}", "named policy", v.policy));
+    if (v.policy.rfind("none", 0) == 0)  // why no named policy fits: each one's smallest counterexample
+        for (const auto& [name, o] : v.rejected) L.push_back(fmt::format("      not {}: {}", name, render(s, o)));
+    j["named_policy"] = v.policy;
+    if (v.skipped) L.push_back(fmt::format("  {:<13} {} inputs the framework cannot take: {}", "not run on", v.skipped, s.skip_reason));
+    j["not_run"] = v.skipped;
+    j["position_dependent"] = v.position_dependent;
+    nlohmann::json evidence = nlohmann::json::array(), provenance = nlohmann::json::array();
+    for (const auto& o : v.proof) {
+        L.push_back("    " + render(s, o));
+        evidence.push_back(render(s, o));
+    }
+    for (const auto& o : v.provenance) {
+        L.push_back("    made NaN: " + render(s, o));
+        provenance.push_back(render(s, o));
+    }
+    j["evidence"] = evidence;
+    j["made_nans"] = provenance;
+    const auto starred = [](const std::string& answer, bool rejected) { return rejected ? answer + "*" : answer; };
+    r.summary = fmt::format("{} | {} | {} | {} | {} | {} | {}", v.without_nan ? "yes" : "**no**", starred(v.nan.answer, !v.nan.rejected.empty()),
+                            starred(v.zero.answer, !v.zero.rejected.empty()), s.arg ? starred(v.ties.answer, !v.ties.rejected.empty()) : "-",
+                            empty, v.position_dependent ? "yes" : "no", v.policy);
+    r.json = j;
+    return r;
+}
+
+row_report report(const audit::sort_subject& s, const audit::sort_verdict& v) {
+    row_report r;
+    auto& L = r.lines;
+    nlohmann::json j{{"subject", s.name}, {"library", s.library}, {"format", s.format}, {"kind", "sort"}};
+    if (v.without_nan) L.push_back(fmt::format("  {:<13} yes", "without NaN"));
+    else {
+        L.push_back(fmt::format("  {:<13} NO: {}", "without NaN", render(s, *v.without_nan_witness)));
+        L.push_back(fmt::format("        replay: {}", replay(s.name, s.replay_options, v.without_nan_witness->what)));
+    }
+    j["without_nan"] = v.without_nan;
+    j["without_nan_witness"] = v.without_nan ? nlohmann::json(nullptr) : nlohmann::json(render(s, *v.without_nan_witness));
+    j["nan_order"] = report_question(L, s, "NaN", v.nan);
+    j["zero_order"] = report_question(L, s, "zeros", v.zero);
+    L.push_back(fmt::format("  {:<13} {}", "named order", v.order));
+    j["named_order"] = v.order;
+    nlohmann::json evidence = nlohmann::json::array();
+    for (const auto& o : v.proof) {
+        L.push_back("    " + render(s, o));
+        evidence.push_back(render(s, o));
+    }
+    j["evidence"] = evidence;
+    r.summary = fmt::format("{} | {} | {} | {}", v.without_nan ? "yes" : "**no**", v.nan.answer, v.zero.answer, v.order);
+    r.json = j;
+    return r;
+}
+
+std::vector<std::string> versions(backend b) {
     std::vector<std::string> v{fmt::format("compiler: {}", __VERSION__)};
 #if defined(_GLIBCXX_RELEASE)
     v.push_back(fmt::format("libstdc++: release {} ({})", _GLIBCXX_RELEASE, __GLIBCXX__));
@@ -100,39 +337,306 @@ std::vector<std::string> audit_versions() {
 #else
     v.push_back("Thrust: not found at build time (rows left out)");
 #endif
+    const auto nans = made_nans("binary32", b == backend::gpu);
+    v.push_back(fmt::format("made NaNs (binary32): x86 0/0 = {} (on this host); CUDA 0/0 = {} ({})", describe("binary32", nans[0].bits).hex,
+                            describe("binary32", nans[1].bits).hex,
+                            b == backend::gpu ? "on the device" : "as an H100 made it, recorded: no GPU here"));
 #if FLIPCHECK_HAVE_GPU
-    v.push_back("GPU: " + gpu::cccl_version());
+    if (b == backend::gpu) v.push_back("GPU: " + gpu::cccl_version());
 #endif
     return v;
 }
 
-std::vector<audit_subject> audit_subjects(backend b) {
-    std::vector<audit_subject> s = cpu_subjects();
+struct subjects {
+    std::vector<audit_subject> reducers;
+    std::vector<audit::sort_subject> sorts;
+};
+
+// The CPU's subjects, or the GPU's: each section of docs/audit.md has its own.
+subjects collect(backend b, const audit_options& o, std::vector<std::string>& vers, bool cpu_too) {
+    subjects s;
+    if (!o.shaders_only) {
+        if (cpu_too || b == backend::cpu) {
+            s.reducers = cpu_subjects();
+            s.sorts = cpu_sort_subjects();
+        }
 #if FLIPCHECK_HAVE_GPU
-    if (b == backend::gpu)
-        for (auto& g : gpu::audit_subjects()) s.push_back(std::move(g));
-#else
-    (void)b;
+        if (b == backend::gpu) {
+            for (auto& g : gpu::audit_subjects()) s.reducers.push_back(std::move(g));
+            for (auto& g : gpu::sort_subjects()) s.sorts.push_back(std::move(g));
+        }
 #endif
+    }
+    if (o.shaders || o.shaders_only)
+        for (auto& r : shader_audit_subjects(vers)) s.reducers.push_back(std::move(r));
     return s;
 }
 
-audit_row run_audit(const audit_subject& s, std::size_t randoms) {
-    audit_row row{s, audit::classify(s.op, s.arg, s.run, randoms)};
-    return row;
+// `--subject NAME --case WHAT | --input BITS`: one subject on one input, and what the oracle says.
+int replay_one(const audit_options& o, backend b) {
+    std::vector<std::string> vers;
+    subjects all = collect(b, o, vers, true);
+    const auto named = [&](const auto& s) { return s.name == o.subject; };
+    const auto atomics = p3008_subjects(b);
+    if (const auto a = std::find_if(atomics.begin(), atomics.end(), named); a != atomics.end()) {
+        if (o.input.empty()) throw input_error("--subject: a P3008 subject replays one pair: --input OLD,OPERAND (hex bits)");
+        const auto comma = o.input.find(',');
+        char *e1 = nullptr, *e2 = nullptr;
+        const std::string first = o.input.substr(0, comma), second = comma == std::string::npos ? "" : o.input.substr(comma + 1);
+        const auto old = std::strtoull(first.c_str(), &e1, 16), operand = std::strtoull(second.c_str(), &e2, 16);
+        if (first.empty() || second.empty() || *e1 || *e2) throw input_error("--input: a P3008 subject takes OLD,OPERAND as two hex bit patterns");
+        fmt::print("{}", replay_p3008(*a, old, operand));
+        return 0;
+    }
+    if (std::none_of(all.reducers.begin(), all.reducers.end(), named) && std::none_of(all.sorts.begin(), all.sorts.end(), named))
+        for (const auto& cmd : adapter_commands(o, b)) {  // a framework's subject: ask its adapter again
+            auto f = run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu);
+            for (auto& s : f.reducers) all.reducers.push_back(std::move(s));
+            for (auto& s : f.sorts) all.sorts.push_back(std::move(s));
+        }
+    const auto r = std::find_if(all.reducers.begin(), all.reducers.end(), [&](const auto& s) { return s.name == o.subject; });
+    const auto so = std::find_if(all.sorts.begin(), all.sorts.end(), [&](const auto& s) { return s.name == o.subject; });
+    if (r == all.reducers.end() && so == all.sorts.end()) {
+        std::string names;
+        for (const auto& s : all.reducers) names += "\n  " + s.name;
+        for (const auto& s : all.sorts) names += "\n  " + s.name;
+        for (const auto& s : atomics) names += "\n  " + s.name;
+        throw input_error(fmt::format("--subject: no subject '{}' here (--device {}{}); the subjects are:{}", o.subject,
+                                      b == backend::gpu ? "gpu" : "cpu", o.shaders ? ", --shaders" : "", names));
+    }
+    const std::string format = r != all.reducers.end() ? r->format : so->format;
+    input xs;
+    std::string what = o.case_name;
+    if (!o.input.empty()) {
+        what = "input";
+        std::size_t pos = 0;
+        while (pos <= o.input.size()) {
+            const auto comma = std::min(o.input.find(',', pos), o.input.size());
+            const std::string item = o.input.substr(pos, comma - pos);
+            char* end = nullptr;
+            const auto v = std::strtoull(item.c_str(), &end, 16);
+            if (item.empty() || *end) throw input_error(fmt::format("--input: '{}' is not a hex bit pattern (like 0xff800000)", item));
+            xs.push_back(v);
+            pos = comma + 1;
+        }
+    } else {
+        bool found = false;
+        with_audit_format(format, [&]<class F>() {
+            auto cases = r != all.reducers.end() ? audit::battery<F>(made_nans(format, b == backend::gpu))
+                                                 : audit::sort_battery<F>(made_nans(format, b == backend::gpu));
+            if (r != all.reducers.end())
+                for (auto& x : audit::random_inputs<F>(std::max<std::size_t>(o.randoms, 1))) cases.push_back(std::move(x));
+            for (const auto& c : cases)
+                if (c.what == o.case_name || c.what + ", reversed" == o.case_name) {
+                    xs = c.xs;
+                    if (c.what != o.case_name) std::reverse(xs.begin(), xs.end());
+                    found = true;
+                }
+        });
+        if (!found) throw input_error(fmt::format("--case: no case '{}' in the battery (the case names are the ones the audit prints)", o.case_name));
+    }
+    if (so != all.sorts.end()) {
+        bool nan = false;
+        with_audit_format(format, [&]<class F>() { nan = audit::sort_judge<F>::has_nan(xs); });
+        const audit::sort_observation ob{what, xs, so->nan_undefined && nan ? std::nullopt : so->run(xs)};
+        fmt::print("{} ({}, {}): {}\n", so->name, so->library, format, render(*so, ob));
+        return 0;
+    }
+    const audit::observation ob{what, xs, r->run(xs)};
+    fmt::print("{} ({}, {} {}): {}\n", r->name, r->library, format, to_string(r->op), render(*r, ob));
+    // What each policy asks for on this input.
+    with_audit_format(format, [&]<class F>() {
+        using S = typename F::storage;
+        const std::vector<S> s(xs.begin(), xs.end());
+        for (nan_policy np : {nan_policy::undefined, nan_policy::total_order, nan_policy::propagate, nan_policy::ignore})
+            for (zero_policy zp : {zero_policy::ordered, zero_policy::equal}) {
+                const policy p{np, zp, tie_policy::lowest_index};
+                std::string expect;
+                bool ok = false;
+                if (r->arg) {
+                    const auto e = reducer_laws<F>::expect_arg(p, r->op, s);
+                    expect = !e.in_domain ? "anything (a NaN is outside the domain)" : e.index ? fmt::format("index {}", *e.index) : "nothing";
+                    ok = !reducer_laws<F>::arg_agreement({np, zp, tie_policy::any}, r->op, s, ob.got ? std::optional<std::size_t>(*ob.got) : std::nullopt);
+                } else {
+                    const auto e = reducer_laws<F>::expect(p, r->op, s);
+                    expect = !e.in_domain ? "anything (a NaN is outside the domain)" : e.value ? render_answer(*r, xs, word(*e.value)) : "nothing";
+                    ok = !reducer_laws<F>::agreement(p, s, e, ob.got ? std::optional<S>(S(*ob.got)) : std::nullopt);
+                }
+                fmt::print("  nan={:<11} zero={:<7}  expects {:<40} {}\n", to_string(np), to_string(zp), expect, ok ? "agrees" : "DIFFERS");
+            }
+    });
+    return 0;
 }
 
-std::string render_observation(const audit_subject& s, const audit::observation& o) {
-    std::string in = "[";
-    if (o.xs.size() > 8) in = fmt::format("[{} elements", o.xs.size());
-    else
-        for (std::size_t i = 0; i < o.xs.size(); ++i) in += (i ? ", " : "") + describe("binary32", o.xs[i]).value;
-    in += "]";
-    std::string out;
-    if (!o.got) out = "nothing";
-    else if (s.arg) out = fmt::format("index {} ({})", *o.got, *o.got < o.xs.size() ? describe("binary32", o.xs[*o.got]).hex : "?");
-    else out = fmt::format("{} = {}", describe("binary32", *o.got).hex, describe("binary32", *o.got).value);
-    return fmt::format("{}: {} -> {}", o.what, in, out);
+std::string today() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+    return buf;
+}
+
+}  // namespace
+
+int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
+    if (!o.subject.empty()) {
+        if (o.case_name.empty() == o.input.empty()) throw input_error("--subject needs exactly one of --case NAME or --input BITS,BITS,...");
+        return replay_one(o, b);
+    }
+    if (!o.case_name.empty() || !o.input.empty()) throw input_error("--case and --input replay one subject: name it with --subject");
+    std::vector<std::string> vers = versions(b);
+    // Text shows everything the machine runs; each Markdown section holds only its backend's rows.
+    const subjects all = collect(b, o, vers, !o.markdown || b == backend::cpu);
+    std::vector<adapter_result> frameworks;
+    if (!o.shaders_only)
+        for (const auto& cmd : adapter_commands(o, b)) frameworks.push_back(run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu));
+    const bool md = o.markdown;
+    const std::string section = b == backend::gpu ? "GPU" : "CPU";
+    if (md) {
+        fmt::print("<!-- audit:{}:begin -->\n## {} (`flipcheck audit --markdown --device {}`, {})\n\n", section, section,
+                   b == backend::gpu ? "gpu" : "cpu", today());
+        for (const auto& v : vers) fmt::print("- {}\n", v);
+        for (const auto& f : frameworks) fmt::print("- {}: {}\n", f.framework, f.installed ? f.version : "not installed (" + f.reason + ")");
+    } else {
+        fmt::print("flipcheck audit: what each reducer and sort really does\n");
+        for (const auto& v : vers) fmt::print("  {}\n", v);
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    std::vector<std::pair<std::string, row_report>> reducer_rows, sort_rows;
+    auto reduce_rows = [&](const std::vector<audit_subject>& list, std::size_t randoms) {
+        for (const auto& s : list) {
+            auto r = report(s, classify(s, randoms, b == backend::gpu));
+            if (!md) {
+                fmt::print("\n{} ({}, {}, {}{})\n", s.name, s.library, s.format, to_string(s.op), s.arg ? ", arg" : "");
+                for (const auto& l : r.lines) fmt::print("{}\n", l);
+                std::fflush(stdout);
+            }
+            rows.push_back(r.json);
+            reducer_rows.emplace_back(s.name, std::move(r));
+        }
+    };
+    reduce_rows(all.reducers, o.randoms);
+    for (const auto& f : frameworks) reduce_rows(f.reducers, f.randoms);
+    auto sort_list = all.sorts;
+    for (const auto& f : frameworks)
+        for (const auto& s : f.sorts) sort_list.push_back(s);
+    for (const auto& s : sort_list) {
+        auto r = report(s, classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300)));
+        if (!md) {
+            fmt::print("\n{} ({}, {}, sort)\n", s.name, s.library, s.format);
+            for (const auto& l : r.lines) fmt::print("{}\n", l);
+            std::fflush(stdout);
+        }
+        rows.push_back(r.json);
+        sort_rows.emplace_back(s.name, std::move(r));
+    }
+    std::vector<std::pair<audit::p3008_subject, p3008_report>> p3008_rows;
+    if (!o.shaders_only)
+        for (auto& s : p3008_subjects(b)) {
+            auto r = run_p3008(s, o.randoms * 10);
+            if (!md) {
+                fmt::print("\n{} ({}, {}, {})\n", s.name, s.library, s.format, to_string(s.kind));
+                for (const auto& l : r.lines) fmt::print("{}\n", l);
+                std::fflush(stdout);
+            }
+            rows.push_back(r.json);
+            p3008_rows.emplace_back(std::move(s), std::move(r));
+        }
+    if (!md && !o.shaders_only) fmt::print("\n{}\n", p3008_std_note());
+    std::vector<claim_result> claims;
+    if (b == backend::cpu && !o.shaders_only) claims = strong_order_claims(o.quick);
+    std::vector<std::pair<std::string, std::string>> intrinsics;  // (row, its witnesses)
+#if FLIPCHECK_HAVE_GPU
+    if (b == backend::gpu && !o.shaders_only)
+        for (const auto& t : gpu::intrinsic_truth_tables()) {
+            std::string implements, witnesses;
+            for (const auto& c : t.candidates) {
+                if (c.wrong == 0 && implements.empty()) implements = c.name;
+                if (c.wrong)
+                    witnesses += fmt::format("      not {}: {} of 2^32 pairs differ, the first ({}, {}) -> {}\n", c.name, c.wrong,
+                                             describe(t.format, c.a).hex, describe(t.format, c.b).hex, describe(t.format, c.result).hex);
+            }
+            const std::string nan = t.nan_result == "none" ? "none"
+                                                           : describe(t.format, std::stoull(t.nan_result)).hex +
+                                                                 (t.nan_other ? fmt::format(" and {} others", t.nan_other) : " always");
+            intrinsics.emplace_back(fmt::format("{} | {} | {} | {}", t.name, t.format, implements.empty() ? "none of them" : implements, nan),
+                                    witnesses);
+            if (!md) fmt::print("\n{} ({}, every pair of 16-bit patterns)\n  {:<13} {}\n  {:<13} {}\n{}", t.name, t.format, "implements",
+                                implements.empty() ? "none of them" : implements, "NaN results", nan, witnesses);
+        }
+#endif
+    if (!md)
+        for (const auto& c : claims) fmt::print("\nclaim: {}\n  {}\n", c.claim, c.verdict);
+    for (const auto& f : frameworks)
+        if (!f.installed && !md) fmt::print("\n{}: not installed ({}): no rows\n", f.framework, f.reason);
+
+    if (md) {
+        fmt::print("\n### Reducers\n\nA `*` marks an answer other answers were rejected for (below, with the input that rejected them).\n\n"
+                   "| subject | library | format | op | without NaN | NaN | zeros | ties | n = 0 | position-dependent | named policy |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|---|\n");
+        auto find_subject = [&](const std::string& name) -> const audit_subject& {
+            for (const auto& s : all.reducers)
+                if (s.name == name) return s;
+            for (const auto& f : frameworks)
+                for (const auto& s : f.reducers)
+                    if (s.name == name) return s;
+            throw std::logic_error("audit: lost subject " + name);
+        };
+        for (const auto& [name, r] : reducer_rows) {
+            const auto& s = find_subject(name);
+            fmt::print("| {} | {} | {} | {}{} | {} |\n", cell(name), cell(s.library), s.format, to_string(s.op), s.arg ? " (arg)" : "", cell(r.summary));
+        }
+        if (!sort_rows.empty()) {
+            fmt::print("\n### Sorts\n\n| subject | format | without NaN | NaN | zeros | named order |\n|---|---|---|---|---|---|\n");
+            for (const auto& [name, r] : sort_rows) {
+                const auto it = std::find_if(sort_list.begin(), sort_list.end(), [&](const auto& s) { return s.name == name; });
+                fmt::print("| {} | {} | {} |\n", cell(name), it->format, cell(r.summary));
+            }
+        }
+        if (!p3008_rows.empty()) {
+            fmt::print("\n### P3008 atomics (permitted sets)\n\nEach operation on pairs (old value, operand), one fresh object per pair, checked "
+                       "against the set of results P3008R6 permits; the last three columns are the stored value on the pairs that "
+                       "show which latitude it takes. {}.\n\n| subject | library | format | P3008R6 | old NaN, operand 1 | "
+                       "old 1, operand NaN | old -0, operand +0 |\n|---|---|---|---|---|---|---|\n", p3008_std_note());
+            for (const auto& [s, r] : p3008_rows) {
+                std::string cells;
+                for (const auto& c : r.cells) cells += " " + c + " |";
+                fmt::print("| {} | {} | {} | {} |{}\n", cell(s.name), s.library, s.format, r.conforms ? "conforms" : "**" + cell(r.verdict) + "**", cells);
+            }
+        }
+        if (!intrinsics.empty()) {
+            fmt::print("\n### Intrinsics (every pair of 16-bit patterns, on this GPU)\n\n| intrinsic | format | implements | NaN results |\n"
+                       "|---|---|---|---|\n");
+            for (const auto& [row, w] : intrinsics) fmt::print("| {} |\n", cell(row));
+        }
+        if (!claims.empty()) {
+            fmt::print("\n### Claims\n\n");
+            for (const auto& c : claims) fmt::print("- {}: {}\n", c.claim, c.verdict);
+        }
+        fmt::print("\n### Witnesses\n\nEvery answer above with the smallest input that shows it; each `replay:` line re-runs one subject on "
+                   "one input and prints what every policy expects there.\n\n```\n");
+        for (const auto& [name, r] : reducer_rows) {
+            fmt::print("{}\n", name);
+            for (const auto& l : r.lines) fmt::print("{}\n", l);
+        }
+        for (const auto& [name, r] : sort_rows) {
+            fmt::print("{}\n", name);
+            for (const auto& l : r.lines) fmt::print("{}\n", l);
+        }
+        for (const auto& [row, w] : intrinsics) fmt::print("{}\n{}", row.substr(0, row.find(" | ")) + " (" + row.substr(row.find(" | ") + 3, 8) + ")", w);
+        for (const auto& [s, r] : p3008_rows)
+            if (!r.conforms) {
+                fmt::print("{}\n", s.name);
+                for (const auto& l : r.lines) fmt::print("{}\n", l);
+            }
+        fmt::print("```\n<!-- audit:{}:end -->\n", section);
+    }
+    nlohmann::json fw = nlohmann::json::array();
+    for (const auto& f : frameworks)
+        fw.push_back({{"framework", f.framework}, {"installed", f.installed}, {"version", f.version}, {"reason", f.reason}});
+    nlohmann::json cl = nlohmann::json::array();
+    for (const auto& c : claims) cl.push_back({{"claim", c.claim}, {"holds", c.holds}, {"verdict", c.verdict}, {"exhaustive", c.exhaustive}});
+    if (json) *json << nlohmann::json{{"versions", vers}, {"rows", rows}, {"frameworks", fw}, {"claims", cl}}.dump(2) << '\n';
+    return 0;
 }
 
 }  // namespace flipcheck::cli

@@ -352,38 +352,6 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
     return killed == total ? exit_pass : exit_fail;
 }
 
-int run_audit_command(const std::string& device, const std::string& json, std::size_t randoms, bool shaders, bool shaders_only) {
-    auto out = open_output(json);
-    const backend b = choose_backend(device);
-    std::vector<std::string> versions = audit_versions();
-    std::vector<audit_subject> subjects = shaders_only ? std::vector<audit_subject>{} : audit_subjects(b);
-    if (shaders || shaders_only)
-        for (auto& s : shader_audit_subjects(versions)) subjects.push_back(std::move(s));
-    fmt::print("flipcheck audit: which policy each reducer really implements (binary32)\n");
-    for (const auto& v : versions) fmt::print("  {}\n", v);
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& s : subjects) {
-        const audit_row r = run_audit(s, randoms);
-        fmt::print("\n{:<34} {}{}\n", s.name, r.verdict.policy, r.verdict.position_dependent ? " [position-dependent]" : "");
-        nlohmann::json evidence = nlohmann::json::array(), rejected = nlohmann::json::array();
-        for (const auto& [name, o] : r.verdict.rejected) {
-            const std::string line = render_observation(s, o);
-            fmt::print("    not {}: {}\n", name, line);
-            rejected.push_back({{"candidate", name}, {"evidence", line}});
-        }
-        for (const auto& o : r.verdict.proof) {
-            const std::string line = render_observation(s, o);
-            fmt::print("    {}\n", line);
-            evidence.push_back(line);
-        }
-        rows.push_back({{"subject", s.name}, {"library", s.library}, {"op", to_string(s.op)}, {"verdict", r.verdict.policy},
-                        {"position_dependent", r.verdict.position_dependent}, {"rejected", rejected}, {"evidence", evidence}});
-        std::fflush(stdout);
-    }
-    if (out) *out << nlohmann::json{{"versions", versions}, {"rows", rows}}.dump(2) << '\n';
-    return exit_pass;
-}
-
 // The built-in mappings' verdict on every format. A byte format's is computed here, every code
 // (microseconds); a wider one's is the claim the main job proves (or, for binary64, samples).
 void print_verdicts() {
@@ -516,14 +484,21 @@ int main(int argc, char** argv) {
     std::string mutants_device = "auto", mutants_json;
     bool markdown = false;
     std::string audit_device = "auto", audit_json;
-    std::size_t audit_randoms = 2000;
-    auto* audit = app.add_subcommand("audit", "what third-party reducers (std, Thrust, CUB) really return on edge inputs");
+    audit_options ao;
+    bool no_default_adapters = false;
+    auto* audit = app.add_subcommand("audit", "what third-party reducers and sorts (std, Thrust, CUB, frameworks) really do on edge inputs");
     audit->add_option("--device", audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     audit->add_option("--json", audit_json, "also write the audit as JSON to FILE");
-    audit->add_option("--randoms", audit_randoms, "random arrays per subject, beside the fixed battery (default 2000)");
-    bool audit_shaders = false, audit_shaders_only = false;
-    audit->add_flag("--shaders", audit_shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
-    audit->add_flag("--shaders-only", audit_shaders_only, "only the shader rows");
+    audit->add_option("--randoms", ao.randoms, "random arrays per subject, beside the fixed battery (default 2000)");
+    audit->add_flag("--markdown", ao.markdown, "print this device's section of docs/audit.md");
+    audit->add_flag("--quick", ao.quick, "sample the strong_order claim (2^22 pairs) instead of every pair");
+    audit->add_flag("--shaders", ao.shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
+    audit->add_flag("--shaders-only", ao.shaders_only, "only the shader rows");
+    audit->add_option("--adapter", ao.adapters, "also a framework through this adapter command (run as CMD CASES ANSWERS; adapters/README.md)");
+    audit->add_flag("--no-default-adapters", no_default_adapters, "leave out the repo's adapters (NumPy; with --device gpu PyTorch, JAX, CuPy, Triton)");
+    audit->add_option("--subject", ao.subject, "replay: run this one subject (its name as the audit prints it)");
+    audit->add_option("--case", ao.case_name, "replay: on this battery input (its name as the audit prints it)");
+    audit->add_option("--input", ao.input, "replay: on these bits, comma-separated hex (0xff800000,0xff800000)");
     auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
     mutants->add_option("--device", mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
@@ -574,7 +549,11 @@ int main(int argc, char** argv) {
         if (*check) return ca.shader.empty() ? run_check(ca) : run_shader_check(ca);
         if (*list) return run_list();
         if (*codes) return run_codes(codes_format, codes_json);
-        if (*audit) return run_audit_command(audit_device, audit_json, audit_randoms, audit_shaders, audit_shaders_only);
+        if (*audit) {
+            ao.default_adapters = !no_default_adapters;
+            auto out = open_output(audit_json);
+            return run_audit_command(ao, choose_backend(audit_device), out ? &*out : nullptr);
+        }
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);
     } catch (const fc::input_error& e) {

@@ -211,9 +211,10 @@ std::vector<audit_subject> shader_audit_subjects(std::vector<std::string>& versi
             const std::string row = entry.audit_only ? fmt::format("shader {}() on {}", entry.op == reduce_op::max ? "max" : "min", info.driver)
                                                      : fmt::format("shader {} on {}", entry.name, info.driver);
             rows.push_back({row, info.name, entry.op, false, [compiled](const audit::input& xs) -> std::optional<std::uint64_t> {
-                                const auto got = sh::reduce_arrays(*compiled, {xs})[0];
+                                const std::vector<std::uint32_t> words(xs.begin(), xs.end());
+                                const auto got = sh::reduce_arrays(*compiled, {words})[0];
                                 return got ? std::optional<std::uint64_t>(*got) : std::nullopt;
-                            }});
+                            }, "binary32", "--shaders"});
         }
         return rows;
     } catch (const sh::vulkan_unavailable& e) {

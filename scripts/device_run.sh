@@ -4,14 +4,16 @@
 # replay_gpu_subjects, gpu_reduce_properties_test, gpu_reduce_bench, gpu_check_test,
 # gpu_check_bench, examples_gpu_test, gpu_exhaustive_test); every log goes to OUT, packed into one archive (the device
 # tool brings back few files). PARTS picks what runs (all by default; each fits one 10-minute
-# device call): sweep (the mapping sweeps, CLI, audit, fuzz replay, YAMR, the main job's timing),
+# device call): sweep (the mapping sweeps, CLI, fuzz replay, YAMR, the main job's timing),
 # reductions (gpu/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
 # sweep_launch.cuh, examples/gpu_test.cu as built against the installed package) and formats (the
 # byte formats: every array of up to three codes on real atomics, and the decoding held against
 # PyTorch and ml_dtypes) and scaling (the FP8/MX scaling path: gpu_amax_test and its sanitizer runs,
 # the mutants and the main job on the device, gpu_amax_bench and PyTorch's amax for reference) and
 # shader (the shader tests on the GPU's Vulkan driver, the 2^32 shader sweep against the CUDA sweep,
-# the driver's max()/min() audit). The GPU machine has NVIDIA's Vulkan driver but may lack the
+# the driver's max()/min() audit) and audit (`flipcheck audit --device gpu --markdown`, saved to
+# OUT/audit_gpu.md for docs/audit.md, the frameworks' adapters, the audit kernels under
+# compute-sanitizer). The GPU machine has NVIDIA's Vulkan driver but may lack the
 # loader and the GL dispatch libraries the driver loads: carry them as .debs in .gl (made once with
 # `apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2` in .gl/).
 #   [PARTS=sweep|reductions|plugin|...] scripts/device_run.sh BIN OUT
@@ -41,7 +43,7 @@ run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and t
     tee -a "$logs/summary.txt"
 }
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
-parts=${PARTS:-sweep,reductions,plugin,formats,scaling,shader}
+parts=${PARTS:-sweep,reductions,plugin,formats,scaling,shader,audit}
 if [[ $parts == *shader* ]]; then
   # The Vulkan loader and the GL dispatch libraries NVIDIA's Vulkan driver (libGLX_nvidia) loads,
   # where the machine has only the driver: the .debs carried in .gl (see the top of this file).
@@ -62,6 +64,24 @@ if [[ $parts == *shader* ]]; then
   run check_shader_wrong 1 "$bin/flipcheck" check --shader examples/shaders/wrong_nan_max.comp --op max --format binary32 --policy nan=propagate
   run check_shader_sweep 0 "$bin/flipcheck" check --shader shader/shaders/seed001_branchless_map.hlsl --mapping
   run check_shader_sweep_wrong 1 "$bin/flipcheck" check --shader shader/shaders/sign_bit_only_map.comp --mapping
+fi
+if [[ $parts == *audit* ]]; then
+  # docs/audit.md's GPU section (saved as audit_gpu.md beside the logs), the frameworks through the
+  # repo's adapters (PyTorch, JAX, CuPy, Triton on this machine's python3), the replay of CUB's
+  # NaN-free counterexamples, and compute-sanitizer on every audit kernel (reducers, sorts, P3008
+  # fetches, the intrinsics' truth tables).
+  export FLIPCHECK_ADAPTERS=$PWD/adapters
+  run audit_gpu_markdown 0 "$bin/flipcheck" audit --device gpu --markdown --json "$logs/audit_gpu.json"
+  cp "$logs/audit_gpu_markdown.log" "$out/audit_gpu.md"
+  run audit_gpu_text 0 "$bin/flipcheck" audit --device gpu --no-default-adapters
+  run replay_cub_max 0 "$bin/flipcheck" audit --device gpu --subject 'cub::DeviceReduce::Max' --case 'all -inf'
+  run replay_cub_min 0 "$bin/flipcheck" audit --device gpu --subject 'cub::DeviceReduce::Min' --case 'all +inf'
+  run audit_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" audit --device gpu --randoms 20 --no-default-adapters --quick
+  run audit_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/flipcheck" audit --device gpu --randoms 20 --no-default-adapters --quick
+  run framework_versions 0 python3 -c "import importlib
+for m in ('numpy', 'torch', 'jax', 'cupy', 'triton'):
+    try: print(m, importlib.import_module(m).__version__)
+    except Exception as e: print(m, 'not installed:', e)"
 fi
 if [[ $parts == *formats* ]]; then
   pairs='GpuExhaustive.wrong_strategies_fail_on_the_device:GpuExhaustive.format_key_is_the_same_on_the_device'
@@ -105,9 +125,6 @@ if [[ $parts == *sweep* ]]; then
   run cross_check_sbo 1 "$bin/flipcheck" sweep --cross-check --format binary32 --mapping sign_bit_only
   run cross_check_b64 1 "$bin/flipcheck" sweep --cross-check --format binary64 --mapping zeros_swapped
   run mutants_gpu 0 "$bin/flipcheck" mutants --device gpu
-  run audit_gpu 0 "$bin/flipcheck" audit --device gpu --json "$logs/audit.json"
-  run audit_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" audit --device gpu --randoms 20
-  run audit_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/flipcheck" audit --device gpu --randoms 20
   run main_job_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary16 --mapping signed_key
   run sampled_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary64 --mapping sign_flip --shard 0/16
   run sampled_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary64 --mapping sign_flip --shard 0/16

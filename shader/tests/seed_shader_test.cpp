@@ -44,8 +44,9 @@ check_options options_for(const fs::vulkan& vk, std::uint32_t size) {
 // The audit's question for one shader: its answers on the audit's battery and random arrays.
 flipcheck::audit::verdict classify(const fs::reducer_shader& s, std::size_t randoms) {
     const auto compiled = fs::compile_reducer(s, 64);
-    return flipcheck::audit::classify(s.op, false, [&](const flipcheck::audit::input& xs) -> std::optional<std::uint64_t> {
-        const auto got = fs::reduce_arrays(compiled, {xs})[0];
+    return flipcheck::audit::classify<flipcheck::binary32>(s.op, false, [&](const flipcheck::audit::input& xs) -> std::optional<std::uint64_t> {
+        const std::vector<std::uint32_t> words(xs.begin(), xs.end());
+        const auto got = fs::reduce_arrays(compiled, {words})[0];
         return got ? std::optional<std::uint64_t>(*got) : std::nullopt;
     }, randoms);
 }

@@ -56,6 +56,9 @@ struct fetch {
             if (old_nan) return S(old | F::quiet_bit);
             if (v_nan) return S(v | F::quiet_bit);
         } else if (old_nan || v_nan) {              // _num (and, unspecified there, fetch_max)
+            // IEEE maximumNumber of two NaNs is a quiet NaN: a signalling one stored is quieted.
+            // (The audit's P3008 oracle found this one: the stored sNaN used to stay.)
+            if (old_nan && v_nan && declared.nan == nan_policy::ignore) return S(old | F::quiet_bit);
             return v_nan ? old : v;
         }
         const S ko = M::encode(old), kv = M::encode(v);

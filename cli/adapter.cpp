@@ -1,0 +1,264 @@
+// The adapter process: cases out, answers in (adapters/README.md). The cases are exactly the inputs
+// the classifiers will ask about (the battery, the random arrays, their reversals, the sort
+// battery), in every format the audit takes; each answer is looked up by its input.
+#include "adapter.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "flipcheck/error.hpp"
+
+namespace flipcheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using audit::input;
+using audit::word;
+
+// Where the repo's adapters are: $FLIPCHECK_ADAPTERS, an installed copy beside the binary
+// (bin/../share/flipcheck/adapters), or the source tree this binary was built from.
+fs::path adapter_dir() {
+    if (const char* e = std::getenv("FLIPCHECK_ADAPTERS")) return e;
+    std::error_code ec;
+    const auto exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed = exe.parent_path().parent_path() / "share" / "flipcheck" / "adapters";
+        if (fs::exists(installed / "protocol.py")) return installed;
+    }
+    return FLIPCHECK_SOURCE_ADAPTERS;
+}
+
+std::string hex(word w) { return fmt::format("0x{:x}", w); }
+word parse_hex(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_string()) throw input_error(where + ": a bit pattern must be a hex string like \"0x3f800000\"");
+    const std::string s = j.get<std::string>();
+    char* end = nullptr;
+    const auto v = std::strtoull(s.c_str(), &end, 16);
+    if (s.empty() || *end) throw input_error(fmt::format("{}: '{}' is not a hex bit pattern", where, s));
+    return v;
+}
+
+struct case_set {
+    std::map<input, std::size_t> id;            // input -> case id, per format
+    std::map<std::size_t, unsigned> uses;       // case id -> reduce (1) | sort (2): which subjects answer it
+};
+constexpr unsigned for_reduce = 1, for_sort = 2;
+
+// Every input the reducer and sort classifiers will run, per format.
+std::map<std::string, case_set> cases_for(std::size_t randoms, bool device) {
+    std::map<std::string, case_set> out;
+    std::size_t next = 0;
+    for (const auto& format : audit_formats()) {
+        auto& set = out[format];
+        auto add = [&](const input& xs, unsigned use) {
+            const auto [it, fresh] = set.id.emplace(xs, next);
+            if (fresh) ++next;
+            set.uses[it->second] |= use;
+        };
+        with_audit_format(format, [&]<class F>() {
+            const auto nans = made_nans(format, device);
+            auto inputs = audit::battery<F>(nans);
+            for (auto& r : audit::random_inputs<F>(randoms)) inputs.push_back(std::move(r));
+            for (const auto& in : inputs) {
+                add(in.xs, for_reduce);
+                if (in.xs.size() >= 2 && in.xs.size() <= 64) add(input(in.xs.rbegin(), in.xs.rend()), for_reduce);
+            }
+            for (const auto& in : audit::sort_battery<F>(nans, std::min<std::size_t>(randoms, 300))) add(in.xs, for_sort);
+        });
+    }
+    return out;
+}
+
+struct parsed_answer {
+    std::optional<std::uint64_t> value;  // bits or an index
+    std::optional<input> sorted;
+    std::string error;                   // what the framework raised, if it did
+    std::string skip;                    // why the framework cannot take this input, if it cannot
+};
+
+parsed_answer parse_answer(const nlohmann::json& j, const std::string& kind, const std::string& where) {
+    parsed_answer a;
+    if (j.is_null()) return a;
+    if (j.is_object()) {
+        if (j.contains("skip") && j["skip"].is_string() && kind != "sort") {
+            a.skip = j["skip"].get<std::string>();
+            return a;
+        }
+        if (!j.contains("error") || !j["error"].is_string())
+            throw input_error(where + ": an object answer must be {\"error\": \"...\"} (or, for a reducer, {\"skip\": \"why\"})");
+        a.error = j["error"].get<std::string>();
+        return a;
+    }
+    if (kind == "value") a.value = parse_hex(j, where);
+    else if (kind == "arg") {
+        if (!j.is_number_integer() || j.get<long long>() < 0) throw input_error(where + ": an arg answer must be a non-negative index");
+        a.value = j.get<std::uint64_t>();
+    } else {
+        if (!j.is_array()) throw input_error(where + ": a sort answer must be an array of hex bit patterns");
+        input xs;
+        for (const auto& e : j) xs.push_back(parse_hex(e, where));
+        a.sorted = xs;
+    }
+    return a;
+}
+
+adapter_result read_answers(const fs::path& path, const std::map<std::string, case_set>& cases, const std::string& command,
+                            const std::string& replay) {
+    std::ifstream in(path);
+    if (!in) throw input_error(fmt::format("adapter '{}' wrote no answers file", command));
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(fmt::format("adapter '{}': its answers are not JSON: {}", command, e.what()));
+    }
+    const auto need = [&](const nlohmann::json& o, const char* key, const std::string& where) -> const nlohmann::json& {
+        if (!o.is_object() || !o.contains(key)) throw input_error(fmt::format("adapter '{}': {} has no \"{}\"", command, where, key));
+        return o[key];
+    };
+    adapter_result r;
+    r.framework = need(j, "framework", "the answers").get<std::string>();
+    r.installed = need(j, "installed", "the answers").get<bool>();
+    r.version = j.value("version", "");
+    r.reason = j.value("reason", "");
+    if (!r.installed) return r;
+    for (const auto& s : need(j, "subjects", "the answers")) {
+        const std::string name = need(s, "name", "a subject").get<std::string>(), where = fmt::format("adapter '{}', subject '{}'", command, name);
+        const std::string kind = need(s, "kind", where).get<std::string>(), format = need(s, "format", where).get<std::string>();
+        if (kind != "value" && kind != "arg" && kind != "sort") throw input_error(where + ": kind must be value, arg or sort");
+        const auto set = cases.find(format);
+        if (set == cases.end()) throw input_error(where + ": format must be one of binary16, bfloat16, binary32, binary64");
+        const auto& answers = need(s, "answers", where);
+        if (!answers.is_object()) throw input_error(where + ": \"answers\" must map case ids to answers");
+        auto table = std::make_shared<std::map<input, parsed_answer>>();
+        std::string empty_note, skip_reason;
+        const unsigned use = kind == "sort" ? for_sort : for_reduce;
+        for (const auto& [xs, id] : set->second.id) {
+            if (!(set->second.uses.at(id) & use)) continue;
+            const auto key = std::to_string(id);
+            if (!answers.contains(key)) throw input_error(fmt::format("{}: no answer for case {} (every case of its format needs one)", where, id));
+            auto a = parse_answer(answers[key], kind, fmt::format("{}, case {}", where, id));
+            if (xs.empty() && !a.error.empty()) empty_note = "raises " + a.error;
+            if (!a.skip.empty()) skip_reason = a.skip;
+            table->emplace(xs, std::move(a));
+        }
+        auto lookup = [table, where](const input& xs) -> const parsed_answer& {
+            const auto it = table->find(xs);
+            if (it == table->end())
+                throw input_error(where + ": the adapter was not asked about this input (replay an adapter's subject with --case, not --input)");
+            return it->second;
+        };
+        const std::string library = r.framework + " " + r.version;
+        if (kind == "sort") {
+            r.sorts.push_back({name, library, false, [lookup](const input& xs) { return lookup(xs).sorted; }, format, replay});
+        } else {
+            const std::string op = need(s, "op", where).get<std::string>();
+            if (op != "max" && op != "min") throw input_error(where + ": op must be max or min");
+            audit_subject sub{name, library, op == "max" ? reduce_op::max : reduce_op::min, kind == "arg",
+                              [lookup](const input& xs) { return lookup(xs).value; }, format, replay, empty_note};
+            if (!skip_reason.empty()) {
+                sub.skip = [lookup](const input& xs) { return !lookup(xs).skip.empty(); };
+                sub.skip_reason = skip_reason;
+            }
+            r.reducers.push_back(std::move(sub));
+        }
+    }
+    return r;
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+}  // namespace
+
+std::vector<std::string> adapter_commands(const audit_options& o, backend b) {
+    std::vector<std::string> c = o.adapters;
+    if (!o.default_adapters) return c;
+    const auto dir = adapter_dir();
+    const std::vector<std::string> names = b == backend::gpu ? std::vector<std::string>{"torch", "jax", "cupy", "triton"}
+                                                             : std::vector<std::string>{"numpy"};
+    for (const auto& n : names) c.push_back("{python} " + shell_quote((dir / (n + "_adapter.py")).string()));
+    return c;
+}
+
+adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device) {
+    const auto cases = cases_for(randoms, device);
+    const auto dir = fs::temp_directory_path() / fmt::format("flipcheck_adapter_{}", ::getpid());
+    fs::create_directories(dir);
+    struct cleanup {
+        fs::path p;
+        ~cleanup() {
+            std::error_code ec;
+            fs::remove_all(p, ec);
+        }
+    } removes_the_cases{dir};
+    const auto cases_path = dir / "cases.json", answers_path = dir / "answers.json";
+    {
+        nlohmann::json list = nlohmann::json::array();
+        std::vector<std::pair<std::size_t, nlohmann::json>> by_id;
+        for (const auto& [format, set] : cases)
+            for (const auto& [xs, id] : set.id) {
+                nlohmann::json bits = nlohmann::json::array();
+                for (word w : xs) bits.push_back(hex(w));
+                nlohmann::json uses = nlohmann::json::array();
+                if (set.uses.at(id) & for_reduce) uses.push_back("reduce");
+                if (set.uses.at(id) & for_sort) uses.push_back("sort");
+                by_id.emplace_back(id, nlohmann::json{{"id", id}, {"format", format}, {"uses", uses}, {"bits", bits}});
+            }
+        std::sort(by_id.begin(), by_id.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [id, c] : by_id) list.push_back(std::move(c));
+        std::ofstream out(cases_path);
+        out << nlohmann::json{{"flipcheck_adapter", 1}, {"cases", list}}.dump() << '\n';
+        if (!out) throw input_error(fmt::format("cannot write the adapter's cases to {}", cases_path.string()));
+    }
+    // A repo adapter names no interpreter: try $FLIPCHECK_PYTHON, python3 on PATH, then Debian's
+    // /usr/bin/python3, until one imports the framework.
+    std::vector<std::string> runs{command};
+    if (command.rfind("{python} ", 0) == 0) {
+        runs.clear();
+        const std::string script = command.substr(9);
+        if (const char* p = std::getenv("FLIPCHECK_PYTHON")) runs.push_back(shell_quote(p) + " " + script);
+        runs.push_back("python3 " + script);
+        runs.push_back("/usr/bin/python3 " + script);
+    }
+    adapter_result r;
+    for (const auto& run : runs) {
+        fs::remove(answers_path);
+        const std::string cmd = run + " " + shell_quote(cases_path.string()) + " " + shell_quote(answers_path.string());
+        // Its stderr (a framework's warnings) is kept out of the report, and shown if it fails.
+        const auto errors = dir / "stderr.txt";
+        const int status = std::system((cmd + " 2> " + shell_quote(errors.string())).c_str());
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (code == 127 && &run != &runs.back()) continue;  // no such interpreter: the next one
+        if (code != 0) {
+            removes_the_cases.p.clear();  // kept, so the command below can be run by hand
+            std::ifstream in(errors);
+            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            if (text.size() > 2000) text = "..." + text.substr(text.size() - 2000);
+            throw input_error(fmt::format("adapter '{}' failed (exit {}); its cases are kept, to run it by hand: {}{}", run, code, cmd,
+                                          text.empty() ? "" : "\nits stderr:\n" + text));
+        }
+        // The replay of one of its rows runs the same adapter: the repo's run by default, a user's named.
+        std::string replay = device ? "--device gpu" : "";
+        if (command.rfind("{python} ", 0) != 0) replay += (replay.empty() ? "" : " ") + std::string("--adapter ") + shell_quote(command);
+        r = read_answers(answers_path, cases, run, replay);
+        r.randoms = randoms;
+        if (r.installed) break;
+    }
+    return r;
+}
+
+}  // namespace flipcheck::cli
