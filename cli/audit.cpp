@@ -11,6 +11,7 @@
 #include <compare>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <ranges>
 
 #include <fmt/format.h>
@@ -327,8 +328,26 @@ row_report report(const audit::sort_subject& s, const audit::sort_verdict& v) {
     return r;
 }
 
+// The host CPU and the widest SIMD it offers: a framework that picks its code path at run time
+// (NumPy's sorts) can answer differently on another machine, so each section says where it ran.
+std::string host_cpu() {
+    std::string model = "unknown model";
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+            model = line.substr(line.find(':') + 1);
+            model.erase(0, model.find_first_not_of(' '));
+            break;
+        }
+    std::string simd = "baseline";
+#if defined(__x86_64__) || defined(__i386__)
+    simd = __builtin_cpu_supports("avx512f") ? "AVX-512" : __builtin_cpu_supports("avx2") ? "AVX2" : "SSE2";
+#endif
+    return fmt::format("host CPU: {} (SIMD: {})", model, simd);
+}
+
 std::vector<std::string> versions(backend b) {
-    std::vector<std::string> v{fmt::format("compiler: {}", __VERSION__)};
+    std::vector<std::string> v{host_cpu(), fmt::format("compiler: {}", __VERSION__)};
 #if defined(_GLIBCXX_RELEASE)
     v.push_back(fmt::format("libstdc++: release {} ({})", _GLIBCXX_RELEASE, __GLIBCXX__));
 #endif
@@ -355,7 +374,7 @@ struct subjects {
 // The CPU's subjects, or the GPU's: each section of docs/audit.md has its own.
 subjects collect(backend b, const audit_options& o, std::vector<std::string>& vers, bool cpu_too) {
     subjects s;
-    if (!o.shaders_only) {
+    if (!o.shaders_only && !o.frameworks_only) {
         if (cpu_too || b == backend::cpu) {
             s.reducers = cpu_subjects();
             s.sorts = cpu_sort_subjects();
@@ -483,6 +502,9 @@ int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
         return replay_one(o, b);
     }
     if (!o.case_name.empty() || !o.input.empty()) throw input_error("--case and --input replay one subject: name it with --subject");
+    if (o.frameworks_only && (o.shaders || o.shaders_only)) throw input_error("--frameworks-only leaves the shader rows out: drop --shaders/--shaders-only");
+    if (o.frameworks_only && !o.default_adapters && o.adapters.empty())
+        throw input_error("--frameworks-only with --no-default-adapters and no --adapter leaves nothing to audit");
     std::vector<std::string> vers = versions(b);
     // Text shows everything the machine runs; each Markdown section holds only its backend's rows.
     const subjects all = collect(b, o, vers, !o.markdown || b == backend::cpu);
@@ -490,10 +512,10 @@ int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
     if (!o.shaders_only)
         for (const auto& cmd : adapter_commands(o, b)) frameworks.push_back(run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu));
     const bool md = o.markdown;
-    const std::string section = b == backend::gpu ? "GPU" : "CPU";
+    const std::string section = std::string(b == backend::gpu ? "GPU" : "CPU") + (o.frameworks_only ? " frameworks" : "");
     if (md) {
-        fmt::print("<!-- audit:{}:begin -->\n## {} (`flipcheck audit --markdown --device {}`, {})\n\n", section, section,
-                   b == backend::gpu ? "gpu" : "cpu", today());
+        fmt::print("<!-- audit:{}:begin -->\n## {} (`flipcheck audit --markdown --device {}{}`, {})\n\n", section, section,
+                   b == backend::gpu ? "gpu" : "cpu", o.frameworks_only ? " --frameworks-only" : "", today());
         for (const auto& v : vers) fmt::print("- {}\n", v);
         for (const auto& f : frameworks) fmt::print("- {}: {}\n", f.framework, f.installed ? f.version : "not installed (" + f.reason + ")");
     } else {
@@ -530,7 +552,7 @@ int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
         sort_rows.emplace_back(s.name, std::move(r));
     }
     std::vector<std::pair<audit::p3008_subject, p3008_report>> p3008_rows;
-    if (!o.shaders_only)
+    if (!o.shaders_only && !o.frameworks_only)
         for (auto& s : p3008_subjects(b)) {
             auto r = run_p3008(s, o.randoms * 10);
             if (!md) {
@@ -541,12 +563,12 @@ int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
             rows.push_back(r.json);
             p3008_rows.emplace_back(std::move(s), std::move(r));
         }
-    if (!md && !o.shaders_only) fmt::print("\n{}\n", p3008_std_note());
+    if (!md && !o.shaders_only && !o.frameworks_only) fmt::print("\n{}\n", p3008_std_note());
     std::vector<claim_result> claims;
-    if (b == backend::cpu && !o.shaders_only) claims = strong_order_claims(o.quick);
+    if (b == backend::cpu && !o.shaders_only && !o.frameworks_only) claims = strong_order_claims(o.quick);
     std::vector<std::pair<std::string, std::string>> intrinsics;  // (row, its witnesses)
 #if FLIPCHECK_HAVE_GPU
-    if (b == backend::gpu && !o.shaders_only)
+    if (b == backend::gpu && !o.shaders_only && !o.frameworks_only)
         for (const auto& t : gpu::intrinsic_truth_tables()) {
             std::string implements, witnesses;
             for (const auto& c : t.candidates) {

@@ -494,6 +494,7 @@ int main(int argc, char** argv) {
     audit->add_flag("--quick", ao.quick, "sample the strong_order claim (2^22 pairs) instead of every pair");
     audit->add_flag("--shaders", ao.shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
     audit->add_flag("--shaders-only", ao.shaders_only, "only the shader rows");
+    audit->add_flag("--frameworks-only", ao.frameworks_only, "only the frameworks' rows, through the adapters (docs/audit.md's per-machine section)");
     audit->add_option("--adapter", ao.adapters, "also a framework through this adapter command (run as CMD CASES ANSWERS; adapters/README.md)");
     audit->add_flag("--no-default-adapters", no_default_adapters, "leave out the repo's adapters (NumPy; with --device gpu PyTorch, JAX, CuPy, Triton)");
     audit->add_option("--subject", ao.subject, "replay: run this one subject (its name as the audit prints it)");

@@ -60,3 +60,27 @@ function(flipcheck_shader_test target)
                      "TIMEOUT 300 SKIP_REGULAR_EXPRESSION \"\\\\[  SKIPPED \\\\]\" ENVIRONMENT \"${env}\")\nendforeach()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${file})
 endfunction()
+
+# Which tests this build makes. Each test is built and run for the one reason it exists, so that
+# CI (README command 2: the sanitize preset, then release, then fuzz) builds and runs it once:
+#   sanitize  deterministic inputs, where ASan and UBSan see what goes wrong: the core units, the
+#             command's tests (with the sanitized binary), shaders on lavapipe, the fuzz corpora
+#             replayed, and the byte formats' every pair;
+#   release   what needs an optimized build or a device: the exhaustive sweeps (every key, pair of
+#             16-bit patterns, triple of byte codes), RapidCheck's random properties (random inputs
+#             under the sanitizers are the fuzz preset's, with libFuzzer), the GPU tests, the
+#             installed package with its examples, and the main job;
+#   all       both: what a plain configure builds.
+set(FLIPCHECK_TESTS all CACHE STRING "Which tests to build: all, sanitize or release (cmake/FlipcheckOptions.cmake)")
+set_property(CACHE FLIPCHECK_TESTS PROPERTY STRINGS all sanitize release)
+if(NOT FLIPCHECK_TESTS MATCHES "^(all|sanitize|release)$")
+  message(FATAL_ERROR "FLIPCHECK_TESTS is '${FLIPCHECK_TESTS}': it must be all, sanitize or release")
+endif()
+set(FLIPCHECK_SANITIZE_TESTS OFF)
+set(FLIPCHECK_RELEASE_TESTS OFF)
+if(FLIPCHECK_BUILD_TESTS AND FLIPCHECK_TESTS MATCHES "^(all|sanitize)$")
+  set(FLIPCHECK_SANITIZE_TESTS ON)
+endif()
+if(FLIPCHECK_BUILD_TESTS AND FLIPCHECK_TESTS MATCHES "^(all|release)$")
+  set(FLIPCHECK_RELEASE_TESTS ON)
+endif()

@@ -8,7 +8,8 @@
 #      `flipcheck check --shader` passes examples/shaders/max_keys.hlsl and fails wrong_nan_max.comp
 #      with a repro command that fails again.
 # Arguments: BUILD (the build to install), SOURCE (examples/), WORK (scratch), CXX, GPU (ON/OFF),
-# CUDA (nvcc, when GPU).
+# CUDA (nvcc, when GPU), CCACHE (ccache, when the build compiles through it: so does this one, keyed
+# like the build's on paths relative to the project root).
 function(must_run expect_rc what)
   execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(out "${out}${err}" PARENT_SCOPE)
@@ -30,6 +31,12 @@ set(config -S ${SOURCE} -B ${WORK}/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DC
            -DCMAKE_CXX_COMPILER=${CXX} -DWITH_GPU=${GPU})
 if(GPU)
   list(APPEND config -DCMAKE_CUDA_COMPILER=${CUDA})
+endif()
+if(CCACHE)
+  get_filename_component(root ${SOURCE} DIRECTORY)
+  set(ENV{CCACHE_BASEDIR} ${root})
+  set(ENV{CCACHE_NOHASHDIR} 1)
+  list(APPEND config -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE} -DCMAKE_CUDA_COMPILER_LAUNCHER=${CCACHE})
 endif()
 must_run(0 "configuring the examples" ${CMAKE_COMMAND} ${config})
 must_run(0 "building the examples" ${CMAKE_COMMAND} --build ${WORK}/build -j 2)

@@ -117,6 +117,7 @@ fi
 if [[ $parts == *sweep* ]]; then
   run gpu_suite 0 gpu/run_on_device.sh "$logs/build" "$logs/gpu"
   run main_job 0 "$bin/flipcheck" --device gpu --json "$logs/main_job.json"
+  # Exits 3 when the GPU main job misses its standing budget (1.0 s): a failed step like any other.
   run main_job_timing 0 bench/main_job.sh "$bin/flipcheck" 5 --device gpu
   run sweep_branchless 0 "$bin/flipcheck" sweep --device gpu --format binary32 --mapping sign_flip_branchless
   run sweep_mutant_gpu 1 "$bin/flipcheck" sweep --device gpu --format binary32 --mapping zeros_swapped --all

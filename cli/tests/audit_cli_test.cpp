@@ -1,6 +1,7 @@
 // `flipcheck audit` as a user runs it: the questions answered in order with witnesses and replay
-// commands, the replay itself, the adapter process (good, missing, broken and wrong frameworks),
-// and docs/audit.md's CPU section kept current.
+// commands, the replay itself, the adapter process (good, missing, broken and wrong frameworks).
+// docs/audit.md's CPU section is held current by audit_doc_test (the release set: it checks every
+// 16-bit pair, minutes under the sanitizers).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -59,9 +60,26 @@ TEST(audit_cli, a_witness_replays_with_what_each_policy_expects) {
     EXPECT_NE(r.output.find("NaN last: [1, 2, +nan(payload=0x400000)] -> 0x40000000 = 2"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("nan=propagate   zero=ordered  expects 0x7fc00000"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("DIFFERS"), std::string::npos) << r.output;
+    // A user's own input: the result, then each policy's expectation, judged against that result.
+    // Which zero libm's fmax gives is the library's business (GCC inlines it as maxsd when
+    // optimizing, and calls glibc's at -O0: -0 and +0 here), so only the judgement is asserted.
     const auto own = run_flipcheck("audit --device cpu --subject 'std::fmax fold <double>' --input 0x8000000000000000,0x0");
     ASSERT_EQ(own.exit_code, 0) << own.output;
-    EXPECT_NE(own.output.find("input: [-0, +0] -> 0x8000000000000000 = -0"), std::string::npos) << own.output;
+    const auto at = own.output.find("input: [-0, +0] -> 0x");
+    ASSERT_NE(at, std::string::npos) << own.output;
+    const std::string got = own.output.substr(at + 19, 18);
+    ASSERT_TRUE(got == "0x8000000000000000" || got == "0x0000000000000000") << own.output;
+    std::istringstream lines(own.output);
+    int judged = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const auto e = line.find(" expects 0x");
+        if (e == std::string::npos) continue;
+        ++judged;
+        // Under zero=equal, -0 and +0 are the same answer; otherwise only the same bits agree.
+        const bool same = line.substr(e + 9, 18) == got || line.find("zero=equal") != std::string::npos;
+        EXPECT_NE(line.find(same ? "agrees" : "DIFFERS"), std::string::npos) << line;
+    }
+    EXPECT_EQ(judged, 8) << own.output;  // four NaN policies by two zero policies
     const auto sorted = run_flipcheck("audit --device cpu --subject 'std::sort with <' --case 'zeros mixed'");
     EXPECT_EQ(sorted.exit_code, 0) << sorted.output;
     EXPECT_NE(sorted.output.find("zeros mixed: [+0, -0, +0, -0, +0] -> "), std::string::npos) << sorted.output;
@@ -78,20 +96,58 @@ TEST(audit_cli, a_bad_replay_is_bad_input) {
     EXPECT_NE(run_flipcheck("audit --device cpu --subject nope --case x").output.find("std::max fold"), std::string::npos);  // lists them
 }
 
+// What flipcheck promises for a framework behind an adapter, whatever the framework answers on this
+// machine (NumPy 1.24's float32 sort keeps a NaN's bits on AVX2 and rewrites them on AVX-512): every
+// subject it declares gets a row, every question is answered, every rejected answer has a witness
+// with a replay line, and the replay reproduces the witness.
 TEST(audit_cli, numpy_through_its_adapter_is_judged_like_any_subject) {
-    const auto r = run_flipcheck("audit --device cpu --randoms 50 --quick");
+    const auto r = run_flipcheck("audit --device cpu --randoms 50 --quick --frameworks-only");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     if (r.output.find("NumPy: not installed") != std::string::npos) GTEST_SKIP() << "NumPy is not installed (scripts/bootstrap installs it)";
-    const auto argmax = block(r.output, "numpy.argmax");
-    ASSERT_FALSE(argmax.empty()) << r.output;
-    EXPECT_NE(argmax.find("named policy  numpy arg (first NaN wins, first of ties)"), std::string::npos) << argmax;
-    EXPECT_NE(argmax.find("n = 0         raises ValueError"), std::string::npos) << argmax;
-    EXPECT_NE(block(r.output, "numpy.sort").find("NaN           NaN last"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("numpy.max <float16> (NumPy"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("host CPU: "), std::string::npos) << r.output;  // the environment the rows hold for
+    EXPECT_EQ(r.output.find("std::max fold"), std::string::npos) << "--frameworks-only printed a built-in row";
+    std::size_t witnesses = 0;
+    std::string replay_line, witness_line;
+    for (const std::string name : {"numpy.max", "numpy.min", "numpy.argmax", "numpy.argmin", "numpy.nanmax", "numpy.fmax.reduce",
+                                   "numpy.max <float16>", "numpy.argmax <float64>", "numpy.sort"}) {
+        const auto b = block(r.output, name);
+        ASSERT_FALSE(b.empty()) << name << " has no row:\n" << r.output;
+        const bool sort = name == "numpy.sort";
+        for (const std::string question : {"without NaN   ", "NaN           ", "zeros         ", sort ? "named order   " : "named policy  "})
+            EXPECT_NE(b.find("\n  " + question), std::string::npos) << name << " does not answer '" << question << "':\n" << b;
+        if (!sort) {
+            EXPECT_NE(b.find("\n  n = 0         "), std::string::npos) << b;
+        }
+        // Every answer a question rejects ("not X: input -> result") is followed by its replay line
+        // (the named policy's rejections below reuse those inputs).
+        std::istringstream lines(b);
+        std::string line, previous;
+        while (std::getline(lines, line) && line.rfind("  named ", 0) != 0) {
+            if (previous.rfind("      not ", 0) == 0) {
+                ++witnesses;
+                EXPECT_EQ(line.rfind("        replay: flipcheck audit --subject '", 0), 0u) << name << ": a witness without a replay line:\n" << b;
+                if (replay_line.empty() && line.find("--case '") != std::string::npos) replay_line = line, witness_line = previous;
+            }
+            previous = line;
+        }
+    }
+    ASSERT_GT(witnesses, 0u) << r.output;
+    ASSERT_FALSE(replay_line.empty()) << r.output;
+    // The first witness replays to the same input and result.
+    const std::string command = replay_line.substr(replay_line.find("flipcheck ") + 10);
+    const auto again = run_flipcheck(command + " --device cpu");
+    ASSERT_EQ(again.exit_code, 0) << command << "\n" << again.output;
+    const std::string shown = witness_line.substr(witness_line.find(": ") + 2);  // "case: [input] -> result"
+    EXPECT_NE(again.output.find(shown), std::string::npos) << "the replay of\n" << witness_line << "\nprinted\n" << again.output;
+}
+
+TEST(audit_cli, frameworks_only_without_a_framework_is_bad_input) {
+    EXPECT_EQ(run_flipcheck("audit --device cpu --frameworks-only --no-default-adapters").exit_code, 2);
+    EXPECT_EQ(run_flipcheck("audit --device cpu --frameworks-only --shaders-only").exit_code, 2);
 }
 
 TEST(audit_cli, a_wrong_framework_fails_its_questions) {
-    const auto r = run_flipcheck(std::string("audit --device cpu --randoms 20 --quick --no-default-adapters --adapter 'python3 ") +
+    const auto r = run_flipcheck(std::string("audit --device cpu --randoms 20 --quick --frameworks-only --no-default-adapters --adapter 'python3 ") +
                                  FLIPCHECK_TEST_ADAPTERS + "/first_element_adapter.py'");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto first = block(r.output, "first.max");
@@ -113,41 +169,24 @@ TEST(audit_cli, a_wrong_framework_fails_its_questions) {
 TEST(audit_cli, a_missing_framework_is_not_installed_and_a_broken_adapter_is_bad_input) {
     const auto absent = script("flipcheck_absent_adapter.sh",
                                "echo '{\"framework\": \"Nothing\", \"installed\": false, \"reason\": \"No module named nothing\"}' > \"$2\"\n");
-    const auto r = run_flipcheck("audit --device cpu --randoms 5 --quick --no-default-adapters --adapter 'sh " + absent.string() + "'");
+    const auto r = run_flipcheck("audit --device cpu --randoms 5 --quick --frameworks-only --no-default-adapters --adapter 'sh " + absent.string() + "'");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("Nothing: not installed (No module named nothing): no rows"), std::string::npos) << r.output;
 
     const auto failing = script("flipcheck_failing_adapter.sh", "exit 3\n");
-    const auto f = run_flipcheck("audit --device cpu --randoms 5 --quick --no-default-adapters --adapter 'sh " + failing.string() + "'");
+    const auto f = run_flipcheck("audit --device cpu --randoms 5 --quick --frameworks-only --no-default-adapters --adapter 'sh " + failing.string() + "'");
     EXPECT_EQ(f.exit_code, 2) << f.output;
     EXPECT_NE(f.output.find("failed (exit 3)"), std::string::npos) << f.output;
 
     const auto garbage = script("flipcheck_garbage_adapter.sh", "echo 'not json' > \"$2\"\n");
-    const auto g = run_flipcheck("audit --device cpu --randoms 5 --quick --no-default-adapters --adapter 'sh " + garbage.string() + "'");
+    const auto g = run_flipcheck("audit --device cpu --randoms 5 --quick --frameworks-only --no-default-adapters --adapter 'sh " + garbage.string() + "'");
     EXPECT_EQ(g.exit_code, 2) << g.output;
     EXPECT_NE(g.output.find("not JSON"), std::string::npos) << g.output;
 
     const auto partial = script("flipcheck_partial_adapter.sh",
                                 "echo '{\"framework\": \"Half\", \"installed\": true, \"subjects\": [{\"name\": \"half.max\", \"kind\": \"value\", "
                                 "\"op\": \"max\", \"format\": \"binary32\", \"answers\": {\"0\": \"0x0\"}}]}' > \"$2\"\n");
-    const auto p = run_flipcheck("audit --device cpu --randoms 5 --quick --no-default-adapters --adapter 'sh " + partial.string() + "'");
+    const auto p = run_flipcheck("audit --device cpu --randoms 5 --quick --frameworks-only --no-default-adapters --adapter 'sh " + partial.string() + "'");
     EXPECT_EQ(p.exit_code, 2) << p.output;
     EXPECT_NE(p.output.find("no answer for case"), std::string::npos) << p.output;
-}
-
-// docs/audit.md's CPU section is `flipcheck audit --markdown --device cpu` (scripts/update_readme).
-TEST(audit_cli, the_cpu_section_of_docs_audit_md_is_current) {
-    const auto r = run_flipcheck("audit --device cpu --markdown");
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    std::ifstream in(FLIPCHECK_AUDIT_DOC);
-    std::stringstream doc;
-    doc << in.rdbuf();
-    const auto section = [](const std::string& text) {
-        const auto b = text.find("<!-- audit:CPU:begin -->"), e = text.find("<!-- audit:CPU:end -->");
-        if (b == std::string::npos || e == std::string::npos) return std::string("(no CPU section)");
-        std::string s = text.substr(b, e - b);
-        const auto date = s.find("\n## CPU (");  // its heading carries the date: not compared
-        return s.erase(date, s.find('\n', date + 1) - date);
-    };
-    EXPECT_EQ(section(doc.str()), section(r.output)) << "docs/audit.md is stale: run scripts/update_readme";
 }
