@@ -371,10 +371,14 @@ struct subjects {
     std::vector<audit::sort_subject> sorts;
 };
 
+// Whether the audit runs flipcheck's own subjects (the reducers and sorts it compiles, P3008, the
+// claims, the intrinsics), not only the shaders' or the frameworks' rows.
+bool built_ins(const audit_options& o) { return !o.shaders_only && !o.frameworks_only; }
+
 // The CPU's subjects, or the GPU's: each section of docs/audit.md has its own.
 subjects collect(backend b, const audit_options& o, std::vector<std::string>& vers, bool cpu_too) {
     subjects s;
-    if (!o.shaders_only && !o.frameworks_only) {
+    if (built_ins(o)) {
         if (cpu_too || b == backend::cpu) {
             s.reducers = cpu_subjects();
             s.sorts = cpu_sort_subjects();
@@ -552,7 +556,7 @@ int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
         sort_rows.emplace_back(s.name, std::move(r));
     }
     std::vector<std::pair<audit::p3008_subject, p3008_report>> p3008_rows;
-    if (!o.shaders_only && !o.frameworks_only)
+    if (built_ins(o))
         for (auto& s : p3008_subjects(b)) {
             auto r = run_p3008(s, o.randoms * 10);
             if (!md) {
@@ -563,12 +567,12 @@ int run_audit_command(const audit_options& o, backend b, std::ostream* json) {
             rows.push_back(r.json);
             p3008_rows.emplace_back(std::move(s), std::move(r));
         }
-    if (!md && !o.shaders_only && !o.frameworks_only) fmt::print("\n{}\n", p3008_std_note());
+    if (!md && built_ins(o)) fmt::print("\n{}\n", p3008_std_note());
     std::vector<claim_result> claims;
-    if (b == backend::cpu && !o.shaders_only && !o.frameworks_only) claims = strong_order_claims(o.quick);
+    if (b == backend::cpu && built_ins(o)) claims = strong_order_claims(o.quick);
     std::vector<std::pair<std::string, std::string>> intrinsics;  // (row, its witnesses)
 #if FLIPCHECK_HAVE_GPU
-    if (b == backend::gpu && !o.shaders_only && !o.frameworks_only)
+    if (b == backend::gpu && built_ins(o))
         for (const auto& t : gpu::intrinsic_truth_tables()) {
             std::string implements, witnesses;
             for (const auto& c : t.candidates) {
