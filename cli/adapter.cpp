@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "flipcheck/error.hpp"
+#include "flipcheck/number.hpp"
 
 namespace flipcheck::cli {
 namespace {
@@ -41,11 +42,7 @@ fs::path adapter_dir() {
 std::string hex(word w) { return fmt::format("0x{:x}", w); }
 word parse_hex(const nlohmann::json& j, const std::string& where) {
     if (!j.is_string()) throw input_error(where + ": a bit pattern must be a hex string like \"0x3f800000\"");
-    const std::string s = j.get<std::string>();
-    char* end = nullptr;
-    const auto v = std::strtoull(s.c_str(), &end, 16);
-    if (s.empty() || *end) throw input_error(fmt::format("{}: '{}' is not a hex bit pattern", where, s));
-    return v;
+    return parse_number(j.get<std::string>(), where + ": the bit pattern");
 }
 
 struct case_set {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output.hpp"
 #include "flipcheck/audit.hpp"
 #include "flipcheck/audit_p3008.hpp"
 #include "flipcheck/audit_sort.hpp"
@@ -33,7 +34,7 @@ struct audit_options {
 
 // The whole audit, or with `subject` set, one subject on one input (the replay every claim prints).
 // Throws input_error for bad options, an unknown subject or case, or a broken adapter.
-int run_audit_command(const audit_options& o, backend b, std::ostream* json);
+int run_audit_command(const audit_options& o, backend b, const json_file& json);
 
 // NaNs as the backends make them, by 0/0 in the format: x86's here, CUDA's on the device (or, where
 // `device` is false, what an H100 made: 0x7fffffff, 0x7fff for both 16-bit formats, and for double

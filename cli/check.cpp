@@ -1,6 +1,10 @@
 #include "check.hpp"
 
 #include "audit.hpp"
+#include "exit_code.hpp"
+#include "isolated.hpp"
+#include "output.hpp"
+#include "stop.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -14,6 +18,7 @@
 #include "flipcheck/check.hpp"
 #include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"
+#include "flipcheck/number.hpp"
 #include "flipcheck/plugin.hpp"
 #include "flipcheck/scaling_check.hpp"
 
@@ -42,19 +47,6 @@ std::string repro(const check_args& a, const flipcheck_subject_v1& s, const std:
     return fmt::format("flipcheck check --plugin {} --subject {} {}", quote(a.plugin), quote(s.name), tail);
 }
 
-std::uint64_t parse_key(const std::string& text) {
-    std::size_t used = 0;
-    unsigned long long v = 0;
-    try {
-        v = std::stoull(text, &used, 0);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || text[0] == '-')
-        throw input_error(fmt::format("--key '{}' is not a key (decimal or 0x-hex)", text));
-    return v;
-}
-
 // A mapping: the sweep compiled into the library (exhaustive up to 32 bits, sampled for
 // binary64), stopping at the first failing chunk unless --all; or every law at --key.
 bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
@@ -67,15 +59,18 @@ bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, n
         format = F::name;
         width = F::width;
         if (!a.key.empty()) {
-            const std::uint64_t k = parse_key(a.key);
-            if (k > std::uint64_t(F::all_ones))
-                throw input_error(fmt::format("--key {} is outside the keys of {} (at most {})", a.key, F::name, hex(F::all_ones, F::width)));
+            const std::uint64_t k = parse_number(a.key, "--key (a key of " + std::string(F::name) + ")", F::all_ones);
             q.has_range = 1;
             q.range_begin = k;
             q.range_end = k + 1;
             q.all = 1;
         }
     });
+    isolated::note_stage("sweep");
+    if (q.has_range && q.range_end - q.range_begin == 1) {
+        const std::uint64_t k = q.range_begin;
+        isolated::note_bits(std::span(&k, 1), {});
+    }
     const sweep_report r = plugin::sweep_of(s, q);
     fmt::print("{} ({} mapping, {} sweep of {} keys{}): {}\n", s.name, format, a.key.empty() ? r.domain : "one-key",
                r.keys_checked, r.stopped_early ? ", stopped at the first failing chunk" : "",
@@ -100,15 +95,22 @@ bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, n
 bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
     bool passed = true;
     plugin::with_format(s, [&]<class F>() {
-        const reducer_subject<F> subject = plugin::reducer_of<F>(s);
+        using S = typename F::storage;
+        reducer_subject<F> subject = plugin::reducer_of<F>(s);
+        subject.run = [run = std::move(subject.run)](std::span<const S> xs, std::span<const std::size_t> order) {
+            isolated::note_call(xs, order);  // what a crash or a hang was given
+            return run(xs, order);
+        };
         check_report r;
         if (!a.case_file.empty()) {
             const auto [xs, order] = parse_case<F>(read_text("--case", a.case_file));
+            isolated::note_stage("replay");
             r = check_case(subject, xs, order);
         } else {
             check_options o;
             o.seed = a.seed;
             o.random_cases = a.cases;
+            o.on_stage = [](check_stage st) { isolated::note_stage(to_string(st)); };
             r = check(subject, o);
         }
         passed = r.passed();
@@ -146,7 +148,12 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
             o.randoms = a.cases;
             r.domain = "edge battery (every value, every ordered pair, triples of 10) + " + std::to_string(o.randoms) +
                        " random arrays (sampled)";
-            judge_amax<F>(r, p, amax_cases<F>(o), plugin::amax_of<F>(s));
+            using S = typename F::storage;
+            isolated::note_stage("amax_battery_and_random_arrays");
+            judge_amax<F>(r, p, amax_cases<F>(o), [amax = plugin::amax_of<F>(s)](std::span<const S> xs) {
+                isolated::note_call(xs, {});
+                return amax(xs);
+            });
         }
         passed = r.passed();
         fmt::print("{} (amax, {}): {} after {} arrays, {}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain);
@@ -155,6 +162,80 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
                        {"passed", passed}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
     });
     return passed;
+}
+
+// The smallest key whose one-key sweep crashes the subject, by halving [0, last] in fresh
+// processes (about 2 sweeps' time); nullopt if the crash does not follow a key.
+std::optional<std::uint64_t> crashing_key(const check_args& a, const flipcheck_subject_v1& s, std::uint64_t last) {
+    auto crashes = [&](std::uint64_t begin, std::uint64_t end) {
+        const auto o = isolated::run(
+            [&] {
+                flipcheck_sweep_request_v1 q{};
+                q.limit = 1;
+                q.all = 1;
+                q.has_range = 1;
+                q.range_begin = begin;
+                q.range_end = end;
+                plugin::sweep_of(s, q);
+                return std::string();
+            },
+            a.timeout);
+        return o.how == isolated::outcome::end::crashed;
+    };
+    std::uint64_t lo = 0, hi = last + 1;  // the crash is in [lo, hi)
+    while (hi - lo > 1 && !stop) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (crashes(lo, mid)) hi = mid;
+        else lo = mid;
+    }
+    if (stop || !crashes(lo, lo + 1)) return std::nullopt;
+    return lo;
+}
+
+// A subject whose process ended without a verdict (isolated.hpp): its failure, with the stage and
+// the input it was running and a replay where flipcheck can write one. A mapping's sweep runs in
+// the library, so the key is found by halving the range in fresh processes (up to 32-bit keys).
+nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subject_v1& s, const isolated::outcome& o) {
+    using end = isolated::outcome::end;
+    const char* how = o.how == end::crashed ? "crashed" : o.how == end::exited ? "exited" : o.how == end::threw ? "threw" : "timed_out";
+    nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)},
+                       {"passed", false}, {"outcome", how}, {"what", o.what}, {"stage", o.stage}};
+    fmt::print("{} ({}): FAIL: it {}{}\n", s.name, plugin::kind_name(s.kind), o.what,
+               o.stage.empty() ? "" : " during " + o.stage);
+    plugin::with_format(s, [&]<class F>() {
+        using S = typename F::storage;
+        std::optional<std::uint64_t> key;
+        if (plugin::is_mapping(s)) {
+            if (o.has_input && o.bits.size() == 1) key = o.bits[0];
+            else if (o.how == end::crashed && F::width <= 32 && a.key.empty()) key = crashing_key(a, s, F::all_ones);
+            if (key) {
+                fmt::print("  on key {}\n  repro: {}\n", hex(*key, F::width), repro(a, s, "--key " + hex(*key, F::width)));
+                row["key"] = hex(*key, F::width);
+            } else {
+                fmt::print("  (no single key found: run with --key K to try one key)\n");
+            }
+            return;
+        }
+        if (!o.has_input) return;
+        const std::vector<S> xs(o.bits.begin(), o.bits.end());
+        const std::string text = format_case<F>(xs, o.order);
+        constexpr std::size_t shown = 200;
+        fmt::print("  on {}{}\n", text.substr(0, shown), text.size() > shown ? fmt::format("... ({} elements)", xs.size()) : "");
+        if (o.truncated) {
+            fmt::print("  (the input was longer than flipcheck keeps: no replay)\n");
+            return;
+        }
+        row["case"] = text;
+        if (s.kind == flipcheck_kind_amax) return;  // an amax replays no --case: its line above is the array
+        const std::string file = std::string(s.name) + ".case";
+        try {
+            write_atomically("the case file " + file, file, text + "\n");
+            fmt::print("  repro: {}\n", repro(a, s, "--case " + quote(file)));
+        } catch (const input_error& e) {
+            fmt::print("  ({}; put the case into a file and pass it with --case)\n", e.what());
+        }
+    });
+    return row;
 }
 
 }  // namespace
@@ -187,21 +268,40 @@ int run_check(const check_args& a) {
     }
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
 
+    const json_file out("--json", a.json);
     nlohmann::json rows = nlohmann::json::array();
-    bool all_passed = true;
+    int failed = 0, checked = 0;
     for (const auto* s : chosen) {
-        const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, rows)
-                        : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, rows)
-                                                         : check_reducer_subject(a, *s, rows);
-        all_passed = all_passed && ok;
+        // In a process of its own: see isolated.hpp. The child prints the subject's lines and
+        // sends back its JSON row.
+        const isolated::outcome o = isolated::run(
+            [&] {
+                nlohmann::json one = nlohmann::json::array();
+                const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, one)
+                                : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, one)
+                                                                 : check_reducer_subject(a, *s, one);
+                return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
+            },
+            a.timeout);
+        if (o.how == isolated::outcome::end::stopped) break;
+        ++checked;
+        if (o.finished()) {
+            const auto j = nlohmann::json::parse(o.result);
+            rows.push_back(j.at("row"));
+            failed += !j.at("passed").get<bool>();
+        } else {
+            rows.push_back(report_broken_subject(a, *s, o));
+            ++failed;
+        }
         std::fflush(stdout);
     }
-    if (!a.json.empty()) {
-        std::ofstream f(a.json);
-        f << nlohmann::json{{"plugin", a.plugin}, {"subjects", rows}}.dump(2) << '\n';
-        if (!f.good()) throw input_error("cannot write --json " + a.json);
-    }
-    return all_passed ? 0 : 1;
+    const bool stopped = stop.load();
+    const std::string verdict = stopped ? "interrupted" : failed ? "fail" : "pass";
+    fmt::print("verdict: {}: {} of {} subjects checked failed{}\n", stopped ? "INTERRUPTED" : failed ? "FAIL" : "PASS", failed,
+               checked, stopped ? fmt::format(", {} not checked", chosen.size() - checked) : "");
+    out.write(verdict, {{"plugin", a.plugin}, {"subjects", rows}});
+    if (stopped) return exit_for_stop();
+    return failed ? exit_fail : exit_pass;
 }
 
 #ifndef FLIPCHECK_HAVE_SHADERS

@@ -12,6 +12,7 @@ struct check_args {
     bool all = false;
     std::uint64_t seed = 1;
     std::size_t cases = 2000;
+    double timeout = 60;  // seconds one call into a subject may take (a mapping's whole sweep is one call)
     // A compute shader instead of a plug-in (shader.cpp): its file, entry point, what it reduces and
     // what it declares, or --mapping for a shader mapping's sweep.
     std::string shader, entry = "main", op, policy, workgroup = "all", keys, lang;
@@ -24,8 +25,9 @@ std::string quote(const std::string& s);
 // The text of the file an option names; input_error where it is not a readable file.
 std::string read_text(const std::string& option, const std::string& path);
 
-// Exit status: 0 every subject passed, 1 one failed (a repro command is printed for each),
-// 2 bad input (nothing is run), 3 a subject's own code failed to run.
+// Exit status (exit_code.hpp): 0 every subject passed, 1 one failed (a law broken, or it crashed,
+// exited, threw or hung: each subject runs in a process of its own, isolated.hpp; a repro command
+// is printed for each), 2 bad input (nothing is run), 130/143 interrupted.
 int run_check(const check_args& a);
 // `flipcheck check --shader FILE`: the same exit statuses.
 int run_shader_check(const check_args& a);

@@ -1,12 +1,12 @@
 // The flipcheck command. With no arguments it is the main job: sweep every built-in mapping over
 // every format on the best backend present, print the table, exit 0 only if all pass.
-// Exit codes: 0 pass, 1 a law failed, 2 bad input, 3 the GPU failed (a CUDA error) or a plug-in's
-// subject could not run, 4 an internal
-// error (a bug in flipcheck: please report it), 130 interrupted (a checkpoint resumes it).
+// Exit codes: exit_code.hpp (one table, printed by --help).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
+#include <cmath>
+#include <cstring>
+#include <system_error>
 #include <filesystem>
 #include <future>
 #include <fstream>
@@ -19,24 +19,25 @@
 #include <fmt/format.h>
 
 #include "flipcheck/error.hpp"
+#include "flipcheck/number.hpp"
 #include "audit.hpp"
 #include "check.hpp"
+#include "exit_code.hpp"
+#include "output.hpp"
 #include "mutants.hpp"
 #include "progress.hpp"
 #include "reductions.hpp"
 #include "registry.hpp"
 #include "render.hpp"
 #include "scaling.hpp"
+#include "stop.hpp"
 
 namespace fc = flipcheck;
 using namespace flipcheck::cli;
 
 namespace {
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_sigint(int) { interrupted = true; }
-
-constexpr int exit_pass = 0, exit_fail = 1, exit_bad_input = 2, exit_device = 3, exit_internal = 4, exit_interrupted = 130;
+std::atomic<bool>& interrupted = flipcheck::cli::stop;
 
 std::string join(const std::vector<std::string>& v) {
     std::string s;
@@ -44,15 +45,7 @@ std::string join(const std::vector<std::string>& v) {
     return s;
 }
 
-std::uint64_t parse_number(const std::string& text, const char* what) {
-    try {
-        std::size_t used = 0;
-        const std::uint64_t v = std::stoull(text, &used, 0);
-        if (used == text.size()) return v;
-    } catch (const std::exception&) {
-    }
-    throw fc::input_error(fmt::format("{} '{}' is not a number (decimal or 0x-hex)", what, text));
-}
+using fc::parse_number;
 
 fc::shard parse_shard(const std::string& text) {
     const auto slash = text.find('/');
@@ -80,21 +73,26 @@ fc::law_set parse_laws(const std::vector<std::string>& names) {
     return set;
 }
 
-// Open the JSON output before any work, so a bad path fails fast and never costs a result.
-std::optional<std::ofstream> open_output(const std::string& path) {
-    if (path.empty()) return std::nullopt;
-    std::ofstream out(path, std::ios::trunc);
-    if (!out) throw fc::input_error(fmt::format("cannot write --json file '{}'", path));
-    return out;
-}
+// The JSON output is checked before any work, so a bad path fails fast and never costs a result;
+// it is written at the end in one step (output.hpp).
+json_file open_output(const std::string& path) { return json_file("--json", path); }
 
 void check_checkpoint_writable(const std::filesystem::path& p) {
-    if (p.empty() || std::filesystem::exists(p)) return;  // an existing one is validated on load
-    const auto probe = p.string() + ".tmp";
+    if (p.empty()) return;
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec))
+        throw fc::input_error(fmt::format("--checkpoint {} is a folder: give a file name", p.string()));
+    if (std::filesystem::exists(p, ec)) return;  // an existing one is validated on load
+    const auto probe = p.string() + ".probe";
     std::ofstream out(probe);
-    if (!out) throw fc::input_error(fmt::format("cannot write --checkpoint file '{}'", p.string()));
+    if (!out) throw fc::input_error(fmt::format("cannot write --checkpoint file '{}': {}", p.string(), std::strerror(errno)));
     out.close();
     std::filesystem::remove(probe);
+}
+
+// "verdict: PASS ..." : the last line of every command, whatever happened.
+void print_verdict(std::string_view verdict, const std::string& counts) {
+    fmt::print("verdict: {}: {}\n", verdict == "pass" ? "PASS" : verdict == "fail" ? "FAIL" : "INTERRUPTED", counts);
 }
 
 backend choose_backend(const std::string& device) {
@@ -125,9 +123,11 @@ int run_sweep(const sweep_args& a) {
     o.threads = a.threads;
     o.stop = &interrupted;
     if (!a.shard.empty()) o.part = parse_shard(a.shard);
+    const int width = format_width(a.format);
+    const std::uint64_t last = width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width) - 1;
     if (!a.key.empty()) {
-        const std::uint64_t k = parse_number(a.key, "--key");
-        o.range = fc::key_range{k, k + 1};
+        const std::uint64_t k = parse_number(a.key, fmt::format("--key (a key of {})", a.format), last);
+        o.range = fc::key_range{k, k + 1};  // k + 1 wraps to 0 for the last 64-bit key: key_range allows it
     }
     if (!a.keys.empty()) {
         const auto colon = a.keys.find(':');
@@ -139,7 +139,7 @@ int run_sweep(const sweep_args& a) {
     o.checkpoint = a.checkpoint;
     o.checkpoint_every = a.checkpoint_every;
     check_checkpoint_writable(o.checkpoint);
-    auto out = open_output(a.json);
+    const auto out = open_output(a.json);
     if (a.cross_check) {
         if (!gpu_available()) throw fc::input_error("--cross-check: no CUDA device is present (or this build has no GPU support)");
         const auto diffs = s->cross_check(o);
@@ -155,11 +155,13 @@ int run_sweep(const sweep_args& a) {
     const fc::sweep_report r = s->run(o, b);
     fmt::print("{}", render_summary(r));
     for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
-    if (out) *out << to_json(r).dump(2) << '\n';
+    const std::string verdict = r.interrupted ? "interrupted" : r.passed() ? "pass" : "fail";
+    print_verdict(verdict, fmt::format("{} keys checked ({}), {} failing", r.keys_checked, r.domain, r.failing_keys));
+    out.write(verdict, to_json(r));
     if (r.interrupted) {
         fmt::print(stderr, "interrupted after {} keys{}\n", r.keys_checked,
                    a.checkpoint.empty() ? "" : "; rerun the same command to resume from the checkpoint");
-        return exit_interrupted;
+        return exit_for_stop();
     }
     return r.passed() ? exit_pass : exit_fail;
 }
@@ -266,10 +268,13 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                               {"seconds", std::chrono::duration<double>(clock::now() - t0).count()}};
     };
     const int passed = exhaustive.passed + sampled.passed, total = exhaustive.total + sampled.total + unexpected_passes;
-    if (interrupted) {
-        if (out) *out << nlohmann::json{{"mappings", rows}, {"summary", summary()}}.dump(2) << '\n';
-        return exit_interrupted;
-    }
+    auto stopped = [&] {
+        if (!interrupted) return false;
+        print_verdict("interrupted", fmt::format("{} of {} mapping rows passed before the stop", passed, total));
+        out.write("interrupted", {{"mappings", rows}, {"summary", summary()}});
+        return true;
+    };
+    if (stopped()) return exit_for_stop();
 
     // The reducers built on the mappings: each against the oracle under every policy it claims.
     fmt::print("\nflipcheck: every built-in reducer over every format on the {}, against the oracle\n\n",
@@ -286,6 +291,8 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     for (const auto& r : reductions)
         if (!r.passed()) fmt::print("\n{} on {} ({}): {}\n", r.reducer, r.format, r.device, r.failure);
     fmt::print("\n{}/{} reducers passed\n", reductions_passed, reductions.size());
+    std::fflush(stdout);
+    if (stopped()) return exit_for_stop();
 
     // The FP8/MX scaling path: amax, scales, decoders and whole block pipelines.
     const auto t_scaling = clock::now();
@@ -311,10 +318,14 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("\nmain job: {} wall; the mappings took {}, the reducers{} and the scaling path {} more\n", human_seconds(seconds),
                human_seconds(mapping_seconds), b == backend::gpu ? " (checked beside them)" : "",
                human_seconds(seconds - mapping_seconds));
-    if (out)
-        *out << nlohmann::json{{"mappings", rows}, {"reductions", reduction_rows}, {"scaling", scaling_rows}, {"summary", summary()}}.dump(2)
-             << '\n';
-    return passed == total && reductions_passed == int(reductions.size()) && scaling_passed == int(scaling.size()) ? exit_pass : exit_fail;
+    if (stopped()) return exit_for_stop();
+    const bool all_passed = passed == total && reductions_passed == int(reductions.size()) && scaling_passed == int(scaling.size());
+    print_verdict(all_passed ? "pass" : "fail",
+                  fmt::format("mappings {}/{}, reducers {}/{}, scaling {}/{} passed", passed, total, reductions_passed,
+                              reductions.size(), scaling_passed, scaling.size()));
+    out.write(all_passed ? "pass" : "fail",
+              {{"mappings", rows}, {"reductions", reduction_rows}, {"scaling", scaling_rows}, {"summary", summary()}});
+    return all_passed ? exit_pass : exit_fail;
 }
 
 int run_mutants(const std::string& device, const std::string& json, bool markdown) {
@@ -347,9 +358,11 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
         if (interrupted) break;
     }
     if (!markdown) fmt::print("\n{}/{} killed\n", killed, total);
-    if (out) *out << rows.dump(2) << '\n';
-    if (interrupted) return exit_interrupted;
-    return killed == total ? exit_pass : exit_fail;
+    const std::string verdict = interrupted ? "interrupted" : killed == total && total > 0 ? "pass" : "fail";
+    if (!markdown) print_verdict(verdict, fmt::format("{} of {} mutants killed", killed, total));
+    out.write(verdict, {{"mutants", rows}});
+    if (interrupted) return exit_for_stop();
+    return verdict == "pass" ? exit_pass : exit_fail;
 }
 
 // The built-in mappings' verdict on every format. A byte format's is computed here, every code
@@ -394,7 +407,7 @@ int run_codes(const std::string& format, const std::string& json) {
         fmt::print("0x{:02x}  {:<24} {}\n", r.code, value, r.kind);
         j.push_back({{"code", r.code}, {"float32_bits", r.value_bits}, {"value", value}, {"class", r.kind}});
     }
-    if (out) *out << nlohmann::json{{"format", format}, {"codes", j}}.dump(2) << '\n';
+    out.write("pass", {{"format", format}, {"codes", j}});
     return exit_pass;
 }
 
@@ -450,6 +463,50 @@ int run_list() {
     return exit_pass;
 }
 
+// Runs one command and turns each kind of error into its exit code (exit_code.hpp).
+template <class Fn>
+int run_command(Fn&& fn) {
+    try {
+        return fn();
+    } catch (const fc::input_error& e) {
+        fmt::print(stderr, "flipcheck: {}\n", e.what());
+        return exit_bad_input;
+    } catch (const fc::device_error& e) {
+        fmt::print(stderr, "flipcheck: the GPU failed: {}\n(run with --device cpu to check on the CPU instead)\n", e.what());
+        return exit_device;
+    } catch (const fc::subject_error& e) {
+        fmt::print(stderr, "flipcheck: {}\n", e.what());
+        return exit_fail;
+    } catch (const std::system_error& e) {
+        // The system refused a resource the user asked for (threads, files): their input, not a bug.
+        fmt::print(stderr, "flipcheck: the system refused: {}\n", e.what());
+        return exit_bad_input;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "flipcheck: internal error: {}\n(this is a bug in flipcheck; please report it with the command you ran)\n", e.what());
+        return exit_internal;
+    }
+}
+
+// The first option given an empty value ("--key ''"): bad input, never "the default".
+std::string empty_value(const CLI::App& app) {
+    std::vector<const CLI::App*> apps{&app};
+    for (const auto* sub : app.get_subcommands()) apps.push_back(sub);
+    for (const auto* a : apps)
+        for (const auto* opt : a->get_options())
+            for (const auto& v : opt->results())
+                if (v.empty() && opt->get_expected_min() > 0) return opt->get_name();
+    return "";
+}
+
+const CLI::Validator seconds_check(
+    [](const std::string& s) {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        return s.empty() || *end || !std::isfinite(v) || v <= 0 || v > 86400 ? "must be a number of seconds above 0, at most 86400"
+                                                                              : std::string();
+    },
+    "SECONDS");
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -462,6 +519,8 @@ int main(int argc, char** argv) {
     app.add_option("--with-mutant", with_mutant, "also sweep this mutant in the main job (to see a failing report)")
         ->check(CLI::IsMember(mapping_names(false)));
     app.require_subcommand(0, 1);
+    app.set_version_flag("--version", "flipcheck " FLIPCHECK_VERSION);
+    app.footer(std::string(exit_code_table));
 
     sweep_args sa;
     auto* sweep = app.add_subcommand("sweep", "sweep one mapping's laws over every key of a format (or a range of keys)");
@@ -472,13 +531,15 @@ int main(int argc, char** argv) {
     sweep->add_option("--shard", sa.shard, "i/n: check only the i-th of n equal slices of the keys");
     sweep->add_option("--checkpoint", sa.checkpoint, "FILE to resume from and save progress to");
     sweep->add_option("--checkpoint-every", sa.checkpoint_every, "seconds between checkpoint saves (default 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(seconds_check);
     sweep->add_flag("--all", sa.all, "run to the end instead of stopping after --limit counterexamples");
-    sweep->add_option("--limit", sa.limit, "stop after this many counterexamples (default 16)")->check(CLI::PositiveNumber);
+    sweep->add_option("--limit", sa.limit, "stop after this many counterexamples (default 16)")->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     sweep->add_option("--json", sa.json, "also write the report as JSON to FILE");
-    sweep->add_option("--key", sa.key, "check just this key (decimal or 0x-hex)");
-    sweep->add_option("--keys", sa.keys, "BEGIN:END: check keys in [BEGIN, END)");
-    sweep->add_option("--threads", sa.threads, "CPU threads (default: all)");
+    auto* key_opt = sweep->add_option("--key", sa.key, "check just this key (decimal or 0x-hex)");
+    auto* keys_opt = sweep->add_option("--keys", sa.keys, "BEGIN:END: check keys in [BEGIN, END)");
+    key_opt->excludes(keys_opt);
+    key_opt->excludes(sweep->get_option("--shard"));
+    sweep->add_option("--threads", sa.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
     sweep->add_flag("--cross-check", sa.cross_check, "sweep on both GPU and CPU first; counts and first counterexamples must agree");
     auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
     std::string mutants_device = "auto", mutants_json;
@@ -533,6 +594,9 @@ int main(int argc, char** argv) {
     check->add_option("--seed", ca.seed, "seed of the random stages (default 1)");
     check->add_option("--cases", ca.cases, "random arrays per reducer (default 2000)");
     check->add_option("--json", ca.json, "also write the verdicts as JSON to FILE");
+    check->add_option("--timeout", ca.timeout, "seconds one call into a subject may take before it counts as hung (default 60; "
+                                               "a mapping's whole sweep is one call)")
+        ->check(seconds_check);
 
     try {
         app.parse(argc, argv);
@@ -540,34 +604,30 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
         fmt::print(stderr, "flipcheck: {}\nRun `flipcheck --help` or `flipcheck list` for the valid choices.\n", e.what());
         return exit_bad_input;
     }
-    std::signal(SIGINT, on_sigint);
-    try {
+    if (const std::string empty = empty_value(app); !empty.empty()) {
+        fmt::print(stderr, "flipcheck: {} was given an empty value\n", empty);
+        return exit_bad_input;
+    }
+    install_stop_handlers();
+    const int rc = run_command([&] {
         if (*sweep) return run_sweep(sa);
         if (*check) return ca.shader.empty() ? run_check(ca) : run_shader_check(ca);
         if (*list) return run_list();
         if (*codes) return run_codes(codes_format, codes_json);
         if (*audit) {
             ao.default_adapters = !no_default_adapters;
-            auto out = open_output(audit_json);
-            return run_audit_command(ao, choose_backend(audit_device), out ? &*out : nullptr);
+            const auto out = open_output(audit_json);
+            return run_audit_command(ao, choose_backend(audit_device), out);
         }
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
         return run_main_job(device, json, with_mutant);
-    } catch (const fc::input_error& e) {
-        fmt::print(stderr, "flipcheck: {}\n", e.what());
-        return exit_bad_input;
-    } catch (const fc::device_error& e) {
-        fmt::print(stderr, "flipcheck: the GPU failed: {}\n(run with --device cpu to check on the CPU instead)\n", e.what());
-        return exit_device;
-    } catch (const fc::subject_error& e) {
-        fmt::print(stderr, "flipcheck: {}\n", e.what());
-        return exit_device;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "flipcheck: internal error: {}\n(this is a bug in flipcheck; please report it with the command you ran)\n", e.what());
-        return exit_internal;
-    }
+    });
+    // A report that did not reach standard output is lost: never a pass.
+    return stdout_intact() ? rc : (rc == exit_pass ? exit_bad_input : rc);
 }

@@ -10,8 +10,11 @@
 
 #include "audit.hpp"
 #include "check.hpp"
+#include "exit_code.hpp"
+#include "output.hpp"
 #include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"
+#include "flipcheck/number.hpp"
 #include "flipcheck/shader/reducer.hpp"
 #include "flipcheck/shader/subjects.hpp"
 #include "flipcheck/shader/sweep.hpp"
@@ -73,14 +76,8 @@ sh::source source_of(const check_args& a) {
 key_range parse_keys(const std::string& text) {
     if (text.empty()) return {0, std::uint64_t(1) << 32};
     const auto colon = text.find(':');
-    try {
-        std::size_t u1 = 0, u2 = 0;
-        const std::string b = text.substr(0, colon), e = colon == std::string::npos ? "" : text.substr(colon + 1);
-        const key_range r{std::stoull(b, &u1, 0), std::stoull(e, &u2, 0)};
-        if (u1 == b.size() && u2 == e.size()) return r;
-    } catch (const std::exception&) {
-    }
-    throw input_error("--keys '" + text + "' is not BEGIN:END (decimal or 0x-hex)");
+    if (colon == std::string::npos) throw input_error("--keys '" + text + "' is not BEGIN:END (decimal or 0x-hex)");
+    return {parse_number(text.substr(0, colon), "--keys BEGIN"), parse_number(text.substr(colon + 1), "--keys END")};
 }
 
 int check_mapping_shader(const check_args& a, const sh::source& src) {
@@ -101,12 +98,9 @@ int check_mapping_shader(const check_args& a, const sh::source& src) {
                        hex(end, end >> 32 ? 36 : 32));
         }
     }
-    if (!a.json.empty()) {
-        std::ofstream f(a.json);
-        f << row.dump(2) << '\n';
-        if (!f.good()) throw input_error("cannot write --json " + a.json);
-    }
-    return r.passed() ? 0 : 1;
+    fmt::print("verdict: {}: {} keys swept\n", r.passed() ? "PASS" : "FAIL", r.range.size());
+    json_file("--json", a.json).write(r.passed() ? "pass" : "fail", row);
+    return r.passed() ? exit_pass : exit_fail;
 }
 
 int check_reducer_shader(const check_args& a, const sh::source& src) {
@@ -121,14 +115,10 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
         const auto candidates = sh::default_workgroup_sizes();
         sizes = sh::workgroup_sizes(s, candidates);
     } else {
-        try {
-            std::size_t used = 0;
-            const unsigned long w = std::stoul(a.workgroup, &used);
-            if (used != a.workgroup.size() || w < 2 || w > 65536) throw std::invalid_argument("");
-            sizes = {sh::compile_reducer(s, std::uint32_t(w)).workgroup_size};
-        } catch (const std::invalid_argument&) {
-            throw input_error("--workgroup is all or a size of at least 2, not " + a.workgroup);
-        }
+        std::uint64_t w = 0;
+        if (!read_number(a.workgroup, 65536, w) || w < 2)
+            throw input_error("--workgroup is all or a size from 2 to 65536, not " + a.workgroup);
+        sizes = {sh::compile_reducer(s, std::uint32_t(w)).workgroup_size};
     }
     std::string replay;
     if (!a.case_file.empty()) replay = read_text("--case", a.case_file);
@@ -169,12 +159,9 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
         rows.push_back(row);
         std::fflush(stdout);
     }
-    if (!a.json.empty()) {
-        std::ofstream f(a.json);
-        f << nlohmann::json{{"device", sh::vulkan::get().info().text()}, {"checks", rows}}.dump(2) << '\n';
-        if (!f.good()) throw input_error("cannot write --json " + a.json);
-    }
-    return all_passed ? 0 : 1;
+    fmt::print("verdict: {}: {} workgroup sizes checked\n", all_passed ? "PASS" : "FAIL", rows.size());
+    json_file("--json", a.json).write(all_passed ? "pass" : "fail", {{"device", sh::vulkan::get().info().text()}, {"checks", rows}});
+    return all_passed ? exit_pass : exit_fail;
 }
 
 }  // namespace

@@ -17,6 +17,17 @@ if(FLIPCHECK_SANITIZE)
   target_link_options(flipcheck_sanitize INTERFACE ${_san})
 endif()
 
+# flipcheck_sanitize_hot(SOURCE...): -O1 for these sources in the sanitize build, which is -O0
+# (CMakePresets.json). -O0 halves the sanitize build, but a few sources hold the loops its tests
+# spend their time in (nlohmann-json in the audit's adapters, the checker's stages, the byte
+# formats' pairs): those tests took 3x as long at -O0. Measured in bench/RESULTS.md (issue 28).
+# Call it in the directory that adds the target (source properties are per directory).
+function(flipcheck_sanitize_hot)
+  if(FLIPCHECK_SANITIZE)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS -O1)
+  endif()
+endfunction()
+
 # flipcheck_test_labels(TARGET LABEL...): gives every test discovered from TARGET all the LABELs.
 # gtest_discover_tests forwards PROPERTIES as one flat list, so a list of labels passed there keeps
 # only its first (the rest are read as property names); a ctest include file that runs after

@@ -1,5 +1,9 @@
-// Broken plug-in libraries for plugin_check_test.cpp, one per BAD_PLUGIN value: each must be
-// refused with exit code 2 (or, for a subject that throws, 3) and a message that says why.
+// Broken plug-in libraries for plugin_check_test.cpp, one per BAD_PLUGIN value: 1-3 must be
+// refused with exit code 2 and a message that says why; 4-9 are subjects that misbehave while
+// checked (throw, crash, exit, hang, answer garbage), each that subject's failure: exit code 1.
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "flipcheck/export.hpp"
@@ -32,4 +36,58 @@ struct thrower {
     }
 };
 FLIPCHECK_EXPORT_SUBJECTS(thrower);
+#elif BAD_PLUGIN >= 5 && BAD_PLUGIN <= 7  // a reducer that crashes (5), exits (6) or hangs (7) on arrays of 3+
+struct misbehaving {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = BAD_PLUGIN == 5 ? "crasher" : BAD_PLUGIN == 6 ? "exiter" : "hanger";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{};
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        if (xs.size() >= 3) {
+#if BAD_PLUGIN == 5
+            std::raise(SIGSEGV);
+#elif BAD_PLUGIN == 6
+            std::exit(0);  // the classic way to read as a pass
+#else
+            for (volatile unsigned spin = 0;; spin = spin + 1) {
+            }
+#endif
+        }
+        std::optional<std::uint32_t> best;  // a right max on shorter arrays (no NaN policy needed: binary32 keys)
+        for (std::uint32_t x : xs) {
+            const auto key = [](std::uint32_t b) { return b >> 31 ? ~b : b | 0x80000000u; };
+            if (!best || key(x) > key(*best)) best = x;
+        }
+        return best;
+    }
+};
+FLIPCHECK_EXPORT_SUBJECTS(misbehaving);
+#elif BAD_PLUGIN == 8  // a mapping that crashes on one key only: 1.0f
+struct crashing_map {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "crashing_map";
+    static std::uint32_t encode(std::uint32_t b) {
+        if (b == 0x3f800000u) std::raise(SIGSEGV);
+        return b >> 31 ? ~b : b | 0x80000000u;
+    }
+    static std::uint32_t decode(std::uint32_t k) { return k >> 31 ? k & 0x7fffffffu : ~k; }
+};
+FLIPCHECK_EXPORT_SUBJECTS(crashing_map);
+#elif BAD_PLUGIN == 9  // a mapping whose sweep answers garbage: law 999, an unterminated domain
+extern "C" {
+static std::uint64_t same(std::uint64_t b) { return b; }
+static int garbage_sweep(const flipcheck_sweep_request_v1*, flipcheck_sweep_result_v1* r, char*, size_t) {
+    r->keys_checked = 10;
+    r->failing_keys = 1;
+    r->counterexample_count = 1;
+    std::memcpy(r->domain, "exhaustive", 11);
+    r->counterexamples[0].law = 999;
+    return 0;
+}
+__attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) {
+    static const flipcheck_subject_v1 s{"garbage", flipcheck_kind_mapping, 0x03, 0, 0, 0, 0, same, same, garbage_sweep, nullptr};
+    static const flipcheck_plugin_v1 p{FLIPCHECK_PLUGIN_ABI_VERSION, 1, &s};
+    return &p;
+}
+}
 #endif

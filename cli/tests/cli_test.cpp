@@ -146,7 +146,26 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input_case{"sweep --format binary16 --mapping sign_flip --key zz", "is not a number"},
         bad_input_case{"sweep --format binary16 --mapping sign_flip --device tpu", "{cpu,gpu,auto}"},
         bad_input_case{"sweep --format binary16", "--mapping is required"},
-        bad_input_case{"--bogus", "not expected"}),
+        bad_input_case{"--bogus", "not expected"},
+        // issue 29: numbers, empty and conflicting options, resources, outputs
+        bad_input_case{"sweep --format binary64 --mapping sign_flip --key -2", "is not a number from 0 to 2^64 - 1"},
+        bad_input_case{"sweep --format binary32 --mapping sign_flip --key 0x100000000", "is not a number from 0 to 4294967295"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --key ''", "--key was given an empty value"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --keys ''", "--keys was given an empty value"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --shard ''", "--shard was given an empty value"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint ''", "--checkpoint was given an empty value"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --json ''", "--json was given an empty value"},
+        bad_input_case{"--json ''", "--json was given an empty value"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --key 5 --keys 0:10", "--key excludes --keys"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --key 5 --shard 0/2", "--shard excludes --key"},
+        bad_input_case{"sweep --format float8_e4m3fn --mapping sign_flip --shard 0/1000", "holds no key"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --keys 5:5", "END must be greater than BEGIN"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --threads 100000", "--threads"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --limit 0", "--limit"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint-every nan", "--checkpoint-every"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint /tmp", "is a folder"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --json /tmp", "is a folder"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --json /dev/full", "cannot write --json /dev/full"}),
     [](const ::testing::TestParamInfo<bad_input_case>& i) { return "case_" + std::to_string(i.index); });
 
 TEST(cli, a_damaged_checkpoint_is_bad_input_not_a_crash) {
@@ -193,4 +212,59 @@ TEST(cli, options_that_would_be_ignored_are_refused) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("--checkpoint is for exhaustive sweeps"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(ckpt));
+}
+
+// issue 29, defect 1: a range that ends at the top of binary64's keys ends; the last key is a key.
+TEST(cli, a_range_at_the_top_of_the_64_bit_keys_ends) {
+    for (const char* keys : {"--key 0xfffffffffffff000", "--key 0xffffffffffffffff", "--keys 0xffffffffffffff00:0xffffffffffffffff"}) {
+        const auto r = run_flipcheck(std::string("sweep --format binary64 --mapping sign_flip --device cpu ") + keys);
+        EXPECT_EQ(r.exit_code, 0) << keys << "\n" << r.output;
+        EXPECT_NE(r.output.find("[cpu range]"), std::string::npos) << r.output;  // a part of the keys, not "exhaustive"
+        EXPECT_NE(r.output.find("verdict: PASS"), std::string::npos) << r.output;
+    }
+    const auto one = run_flipcheck("sweep --format binary64 --mapping sign_flip --device cpu --key 0xffffffffffffffff");
+    EXPECT_NE(one.output.find("keys=1 "), std::string::npos) << one.output;
+}
+
+TEST(cli, numbers_are_decimal_or_hex_never_octal) {
+    const auto ten = run_flipcheck("sweep --format binary16 --mapping sign_flip --key 010 --json /dev/stdout");
+    EXPECT_EQ(ten.exit_code, 0) << ten.output;
+    const auto range = ten.output.find("\"range\": [");
+    ASSERT_NE(range, std::string::npos) << ten.output;
+    EXPECT_EQ(std::stoull(ten.output.substr(range + 10)), 10u) << ten.output;
+    EXPECT_EQ(run_flipcheck("sweep --format binary16 --mapping sign_flip --key 09").exit_code, 0);
+}
+
+// Defect 8: a report that cannot be written is an error, and a run that fails before its results
+// leaves the previous file as it was.
+TEST(cli, outputs_are_checked_and_never_half_written) {
+    const auto full = run_flipcheck("sweep --format binary16 --mapping sign_flip > /dev/full");
+    EXPECT_EQ(full.exit_code, 2) << full.output;  // (its message went to /dev/full too)
+    const auto path = std::filesystem::temp_directory_path() / "flipcheck_cli_keep.json";
+    std::ofstream(path) << "the previous run's report\n";
+    const auto bad = run_flipcheck("sweep --format binary16 --mapping sign_flip --keys 9:3 --json " + path.string());
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "the previous run's report\n");
+    std::filesystem::remove(path);
+}
+
+// Defect 11: --version, one verdict line, one exit-code table in --help and the README.
+TEST(cli, version_verdict_line_and_one_exit_code_table) {
+    const auto v = run_flipcheck("--version");
+    EXPECT_EQ(v.exit_code, 0) << v.output;
+    EXPECT_EQ(v.output.rfind("flipcheck ", 0), 0u) << v.output;
+    const auto pass = run_flipcheck("sweep --format binary16 --mapping sign_flip");
+    EXPECT_NE(pass.output.find("verdict: PASS: 65536 keys checked (exhaustive), 0 failing"), std::string::npos) << pass.output;
+    const auto fail = run_flipcheck("sweep --format binary16 --mapping zeros_swapped");
+    EXPECT_EQ(fail.exit_code, 1);
+    EXPECT_NE(fail.output.find("verdict: FAIL: "), std::string::npos) << fail.output;
+    const auto help = run_flipcheck("--help");
+    const auto at = help.output.find("Exit codes:\n");
+    ASSERT_NE(at, std::string::npos) << help.output;
+    std::ifstream readme(FLIPCHECK_README);
+    const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
+    const std::string table = help.output.substr(at, help.output.find("\n\n", at) - at);
+    EXPECT_NE(text.find(table), std::string::npos) << "README lacks the exit-code table of --help:\n" << table;
 }

@@ -9,6 +9,14 @@
 using flipcheck::test::run_flipcheck;
 
 namespace {
+// A subject that crashes must die of its signal, as it does without ASan, whose handler would turn
+// the child's SIGSEGV into exit status 1 (flipcheck reports both as the subject's failure).
+flipcheck::test::command_result run_misbehaving(const std::string& args) {
+    return flipcheck::test::run_flipcheck_env("ASAN_OPTIONS=handle_segv=0", args);
+}
+}  // namespace
+
+namespace {
 bool has(const std::string& out, const std::string& s) { return out.find(s) != std::string::npos; }
 const std::string good = EXAMPLE_PLUGIN, wrong = KNOWN_WRONG_PLUGIN;
 }  // namespace
@@ -58,8 +66,11 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"check --plugin " + good + " --subject float_key --case x.case", "--case is for reducers"},
         {"check --plugin " + good + " --subject max_propagate --key 0x1", "--key is for mappings"},
         {"check --plugin " + good + " --subject max_propagate --case /nonexistent.case", "is not a readable file"},
-        {"check --plugin " + good + " --subject float_key --key 0x100000000", "outside the keys of binary32"},
-        {"check --plugin " + good + " --subject float_key --key banana", "is not a key"},
+        {"check --plugin " + good + " --subject float_key --key 0x100000000", "is not a number from 0 to 4294967295"},
+        {"check --plugin " + good + " --subject float_key --key banana", "is not a number from 0 to 4294967295"},
+        {"check --plugin " + good + " --subject float_key --key -1", "is not a number from 0 to 4294967295"},
+        {"check --plugin " + good + " --subject float_key --key ''", "--key was given an empty value"},
+        {"check --plugin " + good + " --timeout nan", "--timeout"},
         {"check --plugin " + good + " --device gpu", "run in the library on the host"},
         {"check", "give --plugin FILE.so (your compiled subjects) or --shader FILE"},
     };
@@ -77,8 +88,61 @@ TEST(plugin_check, a_bad_case_file_is_bad_input) {
     EXPECT_TRUE(has(r.output, "in the case")) << r.output;
 }
 
-TEST(plugin_check, a_subject_that_throws_is_exit_code_3_with_its_message) {
+// A subject that misbehaves while checked runs in a process of its own: whatever it does is its
+// failure (exit code 1), with the stage and the input it was running and a replay that fails again.
+TEST(plugin_check, a_subject_that_throws_fails_with_its_message) {
     const auto r = run_flipcheck("check --plugin " + std::string(THROWING_PLUGIN));
-    EXPECT_EQ(r.exit_code, 3) << r.output;
+    EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_TRUE(has(r.output, "subject thrower failed: my kernel launch failed: out of memory")) << r.output;
+    EXPECT_TRUE(has(r.output, "during edge_battery")) << r.output;
+    EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subjects checked failed")) << r.output;
+}
+
+TEST(plugin_check, a_subject_that_crashes_exits_or_hangs_fails_with_its_input_and_a_replay) {
+    struct misbehaviour {
+        std::string plugin, subject, what, extra;
+    };
+    const misbehaviour cases[] = {
+        {CRASHING_PLUGIN, "crasher", "was killed by signal 11 (Segmentation fault)", ""},
+        {EXITING_PLUGIN, "exiter", "ended the process (exit status 0) before its check was done", ""},
+        {HANGING_PLUGIN, "hanger", "did not return within --timeout 1 s (killed)", " --timeout 1"},
+    };
+    for (const auto& c : cases) {
+        const auto r = run_misbehaving("check --plugin " + c.plugin + c.extra);
+        EXPECT_EQ(r.exit_code, 1) << r.output;
+        EXPECT_TRUE(has(r.output, c.subject + " (reducer): FAIL: it " + c.what + " during edge_battery")) << r.output;
+        EXPECT_TRUE(has(r.output, "  on binary32: ")) << r.output;  // the array it was given
+        EXPECT_TRUE(has(r.output, "repro: flipcheck check --plugin " + c.plugin + " --subject " + c.subject + " --case " + c.subject + ".case"))
+            << r.output;
+        EXPECT_FALSE(has(r.output, "verdict: PASS")) << r.output;
+        const auto again = run_misbehaving("check --plugin " + c.plugin + " --subject " + c.subject + " --case " + c.subject + ".case" + c.extra);
+        EXPECT_EQ(again.exit_code, 1) << again.output;
+        EXPECT_TRUE(has(again.output, "FAIL: it " + c.what + " during replay")) << again.output;
+    }
+}
+
+TEST(plugin_check, a_mapping_that_crashes_on_one_key_is_found_at_that_key) {
+    const auto r = run_misbehaving("check --plugin " + std::string(CRASHING_MAPPING_PLUGIN));
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "crashing_map (mapping): FAIL: it was killed by signal 11")) << r.output;
+    EXPECT_TRUE(has(r.output, "on key 0x3f800000")) << r.output;
+    EXPECT_TRUE(has(r.output, "--subject crashing_map --key 0x3f800000")) << r.output;
+}
+
+TEST(plugin_check, a_sweep_that_answers_garbage_fails_without_reading_it) {
+    const auto r = run_flipcheck("check --plugin " + std::string(GARBAGE_PLUGIN));
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "garbage's sweep answered garbage: a counterexample names law 999")) << r.output;
+}
+
+// Defect 3: Ctrl-C and SIGTERM stop a check promptly (the subject's process is killed), print what
+// was checked, and exit 130 / 143, never 0.
+TEST(plugin_check, a_signal_stops_the_check_with_its_exit_code) {
+    for (const auto& [sig, code] : {std::pair{"TERM", 143}, std::pair{"INT", 130}}) {
+        // A shell starts flipcheck on the hanging subject, signals it after a second, and exits with its status.
+        const auto r = run_misbehaving("check --plugin " + std::string(HANGING_PLUGIN) + " --timeout 600 & p=$!; sleep 1; kill -" +
+                                       sig + " $p; wait $p");
+        EXPECT_EQ(r.exit_code, code) << sig << "\n" << r.output;
+        EXPECT_TRUE(has(r.output, "verdict: INTERRUPTED: 0 of 0 subjects checked failed, 1 not checked")) << r.output;
+    }
 }

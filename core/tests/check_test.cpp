@@ -184,7 +184,10 @@ TEST(Check, parse_case_rejects_bad_text) {
     using F = fc::binary16;
     EXPECT_EQ(fc::parse_case<F>("0x8000, 0 1").first, (std::vector<std::uint16_t>{0x8000, 0, 1}));
     EXPECT_EQ(fc::parse_case<F>("binary16: 0x1 0x2 order 1,0").second, (std::vector<std::size_t>{1, 0}));
-    EXPECT_TRUE(fc::parse_case<F>("").first.empty());
+    EXPECT_TRUE(fc::parse_case<F>("binary16:").first.empty());            // the empty array, as format_case writes it
+    EXPECT_THROW(fc::parse_case<F>(""), fc::input_error);                 // an empty file is no case
+    EXPECT_THROW(fc::parse_case<F>(" \n"), fc::input_error);
+    EXPECT_EQ(fc::parse_case<F>("010").first, (std::vector<std::uint16_t>{10}));  // decimal, never octal
     EXPECT_THROW(fc::parse_case<F>("binary32: 0x1"), fc::input_error);      // another format
     EXPECT_THROW(fc::parse_case<F>("0x10000"), fc::input_error);            // wider than 16 bits
     EXPECT_THROW(fc::parse_case<F>("0x1 zz"), fc::input_error);             // not a number

@@ -38,6 +38,7 @@
 #include "flipcheck/draw.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/error.hpp"
+#include "flipcheck/number.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/random.hpp"
@@ -86,6 +87,8 @@ struct check_options {
     bool shrink = true;
     // Only these stages (empty: all, in order). The RapidCheck macros run one per test.
     std::vector<check_stage> stages{};
+    // Called as each stage starts (`flipcheck check` notes it, to name the stage a crash was in).
+    std::function<void(check_stage)> on_stage{};
 };
 
 // A reducer under check, whatever its shape: its answer (bits, or an index when `arg`) for xs
@@ -190,6 +193,7 @@ std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case
         if (j > i) words.push_back(t.substr(i, j - i));
         i = j;
     }
+    if (words.empty()) throw input_error("the case is empty: a case is \"" + std::string(F::name) + ": BITS[, BITS...]\" as a failure prints it");
     std::size_t w = 0;
     if (w < words.size() && words[w].back() == ':') {
         const std::string name = words[w].substr(0, words[w].size() - 1);
@@ -198,14 +202,8 @@ std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case
         ++w;
     }
     auto number = [](const std::string& s, std::uint64_t max, const char* what) {
-        std::size_t used = 0;
-        unsigned long long v = 0;
-        try {
-            v = std::stoull(s, &used, 0);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != s.size() || s.empty() || s[0] == '-' || v > max)
+        std::uint64_t v = 0;
+        if (!read_number(s, max, v))
             throw input_error("bad " + std::string(what) + " '" + s + "' in the case (expected " +
                               (max == F::all_ones ? "the bits of one " + std::string(F::name) + ", e.g. " + hex(F::one, F::width)
                                                   : std::string("an element index")) + ")");
@@ -258,6 +256,7 @@ public:
             if (s == check_stage::large_arrays && o_.large_cases == 0) continue;
             if (s == check_stage::replay) continue;
             stage_ = s;
+            if (o_.on_stage) o_.on_stage(s);
             rep_.stages.push_back({s, 0});
             bool ok = true;
             switch (s) {

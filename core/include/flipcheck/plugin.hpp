@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -151,6 +152,7 @@ reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
         std::uint64_t out = 0;
         char error[512] = "";
         const int r = run(xs.data(), xs.size(), order.empty() ? nullptr : order.data(), &out, error, sizeof error);
+        error[sizeof error - 1] = 0;  // a message that fills the buffer is cut, never read past
         if (r < 0) throw subject_error("subject " + name + " failed: " + (error[0] ? error : "(no message)"));
         if (r == 0) return std::nullopt;
         return out;
@@ -167,7 +169,9 @@ std::function<typename F::storage(std::span<const typename F::storage>)> amax_of
     return [run, name](std::span<const S> xs) {
         std::uint64_t out = 0;
         char error[512] = "";
-        if (run(xs.data(), xs.size(), nullptr, &out, error, sizeof error) != 1)
+        const int r = run(xs.data(), xs.size(), nullptr, &out, error, sizeof error);
+        error[sizeof error - 1] = 0;
+        if (r != 1)
             throw subject_error("subject " + name + " failed: " + (error[0] ? error : "(it returned no amax)"));
         return S(out);
     };
@@ -177,12 +181,26 @@ std::function<typename F::storage(std::span<const typename F::storage>)> amax_of
 inline sweep_report sweep_of(const flipcheck_subject_v1& e, const flipcheck_sweep_request_v1& q) {
     flipcheck_sweep_result_v1 res{};
     char error[512] = "";
-    if (e.sweep(&q, &res, error, sizeof error) < 0)
+    const int status = e.sweep(&q, &res, error, sizeof error);
+    error[sizeof error - 1] = 0;
+    if (status < 0)
         throw subject_error("subject " + std::string(e.name) + "'s sweep failed: " + (error[0] ? error : "(no message)"));
+    // The library's answer is validated before use: a garbage one is the subject's failure.
+    auto garbage = [&](const std::string& what) {
+        return subject_error("subject " + std::string(e.name) + "'s sweep answered garbage: " + what);
+    };
+    const std::string_view domain(res.domain, ::strnlen(res.domain, sizeof res.domain));
+    if (domain.size() == sizeof res.domain) throw garbage("its domain is not a terminated string");
+    if (domain != "exhaustive" && domain != "sampled" && domain != "range") throw garbage("domain '" + std::string(domain) + "'");
+    if (res.counterexample_count > 64) throw garbage(std::to_string(res.counterexample_count) + " counterexamples (at most 64)");
+    if (res.failing_keys > res.keys_checked) throw garbage("more failing keys than keys checked");
+    for (std::uint32_t i = 0; i < res.counterexample_count; ++i)
+        if (res.counterexamples[i].law >= std::uint32_t(mapping_law_count))
+            throw garbage("a counterexample names law " + std::to_string(res.counterexamples[i].law));
     sweep_report r;
     r.format = format_name(e);
     r.mapping = e.name;
-    r.domain = res.domain;
+    r.domain = std::string(domain);
     with_format(e, [&]<class F>() { r.key_bits = F::width; });
     r.range = {res.range_begin, res.range_end};
     r.keys_checked = res.keys_checked;

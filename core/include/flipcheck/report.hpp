@@ -12,10 +12,13 @@
 
 namespace flipcheck {
 
-// A key range [begin, end) in a mapping's key space; 64-bit so that 2^32 itself fits.
+// A key range [begin, end) in a mapping's key space; 64-bit so that 2^32 itself fits. For a
+// 64-bit format, end 0 stands for 2^64 (the arithmetic is modulo 2^64), so a range can hold the
+// last key 0xffffffffffffffff: {k, k + 1} is the one key k for every k.
 struct key_range {
     std::uint64_t begin = 0, end = 0;
     std::uint64_t size() const noexcept { return end - begin; }
+    std::uint64_t last() const noexcept { return end - 1; }  // of a range that is not empty
     friend constexpr bool operator==(key_range, key_range) = default;
 };
 
@@ -36,7 +39,7 @@ struct sweep_report {
     // A format with unused container bits: what the mapping does with codes that set them
     // (law.hpp's unused_bits: masks, rejects, masks and rejects, neither). Empty elsewhere.
     std::string unused_bits;
-    std::string domain = "exhaustive";  // exhaustive (every key of range) | sampled (sampled.hpp)
+    std::string domain = "exhaustive";  // exhaustive (every key) | range (every key of a part) | sampled (sampled.hpp)
     int key_bits = 0;                   // the format's width: the key space has 2^key_bits keys
     law_set laws = all_mapping_laws;
     key_range range{};                  // the keys this run was asked to cover
@@ -49,7 +52,10 @@ struct sweep_report {
     bool interrupted = false;           // stopped by a signal; a checkpoint can resume it
     double seconds = 0;
 
-    bool passed() const noexcept { return failing_keys == 0 && !interrupted && keys_checked == range.size(); }
+    // Zero keys checked is never a pass.
+    bool passed() const noexcept {
+        return failing_keys == 0 && !interrupted && keys_checked > 0 && keys_checked == range.size();
+    }
     double keys_per_second() const noexcept { return seconds > 0 ? double(keys_checked) / seconds : 0; }
     // The share of the whole key space whose laws were checked: 1 only for a complete exhaustive
     // sweep of every key; about 7e-13 for binary64's sampled domain on the CPU.

@@ -53,6 +53,28 @@ constexpr key_range full_range() noexcept {
     return {0, F::width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << F::width)};
 }
 
+// The keys a sweep of o covers (o.range, or every key, cut by o.part), on either backend. An empty
+// or out-of-format range, or a shard that holds no key, is bad input: nothing checked is no pass.
+template <format F>
+key_range keys_to_sweep(const sweep_options& o) {
+    if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
+    const key_range whole = o.range.value_or(full_range<F>());
+    if (whole.size() == 0 || whole.last() < whole.begin || whole.last() > std::uint64_t(F::all_ones))
+        throw input_error("key range [" + std::to_string(whole.begin) + ", " + std::to_string(whole.end) +
+                          ") is empty or outside the key space of " + std::string(F::name));
+    const key_range r = o.part.of(whole);
+    if (r.size() == 0)
+        throw input_error("shard " + std::to_string(o.part.index) + "/" + std::to_string(o.part.count) + " of " +
+                          std::to_string(whole.size()) + " keys holds no key: use fewer shards");
+    return r;
+}
+
+// A part of the key space is a range, reported with its coverage: only every key is "exhaustive".
+template <format F>
+const char* domain_of(key_range r) noexcept {
+    return r == full_range<F>() ? "exhaustive" : "range";
+}
+
 // Where a sweep's keys come from: key i of a contiguous range, or entry i of an explicit
 // ascending list (the sampled domain). Both are plain values so the hot loops stay vectorizable.
 template <class S>
@@ -162,8 +184,12 @@ range_findings check_keys(Keys keys, std::uint64_t begin, std::uint64_t end, law
     using S = typename M::format::storage;
     constexpr std::uint64_t batch = 4096;
     range_findings out;
-    for (std::uint64_t b = begin; b < end; b += batch) {
-        const std::uint32_t n = std::uint32_t(std::min(batch, end - b));
+    // Counted by offset, not by `b < end`: a range that ends at the top of a 64-bit key space
+    // (end 0, see key_range) would wrap b past 2^64 and never stop.
+    const std::uint64_t total = end - begin;
+    for (std::uint64_t done = 0, n = 0; done < total; done += n) {
+        const std::uint64_t b = begin + done;
+        n = std::min(batch, total - done);
         const bool range_holds_last = std::is_same_v<Keys, range_keys<S>> && keys[b + n - 1] == mapping_laws<M>::last;
         if (!range_holds_last && !any_failure<M, true>(keys, b, n, laws)) continue;
         if (!any_failure<M, false>(keys, b, n, laws)) continue;
@@ -308,12 +334,8 @@ template <mapping M>
 sweep_report sweep(const sweep_options& o) {
     using F = typename M::format;
     using S = typename F::storage;
-    if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
-    const key_range whole = o.range.value_or(full_range<F>());
-    if (whole.end < whole.begin || whole.end - 1 > std::uint64_t(F::all_ones))
-        throw input_error("key range is outside the key space of " + std::string(F::name));
-    const key_range r = o.part.of(whole);
-    return detail::sweep_keys<M>(o, range_keys<S>{S(0)}, r, detail::chunk_size_for(r), "exhaustive");
+    const key_range r = keys_to_sweep<F>(o);
+    return detail::sweep_keys<M>(o, range_keys<S>{S(0)}, r, detail::chunk_size_for(r), domain_of<F>(r));
 }
 
 }  // namespace flipcheck

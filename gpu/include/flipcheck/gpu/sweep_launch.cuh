@@ -374,11 +374,9 @@ sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_
     bool sampled = false;
     if constexpr (F::width == 64) sampled = c.sampled;
     if (!sampled) {
-        const key_range whole = o.range.value_or(full_range<F>());
-        if (whole.end < whole.begin || whole.end - 1 > std::uint64_t(F::all_ones))
-            throw input_error("key range is outside the key space of " + std::string(F::name));
-        const key_range r = o.part.of(whole);
+        const key_range r = keys_to_sweep<F>(o);
         rep.range = r;
+        rep.domain = domain_of<F>(r);
         runner<M> run(o.laws, o.limit, stop_early, flipcheck::detail::chunk_size_for(r), timing);
         while (!run.stopped() && run.done() < r.size() && !stop_requested(o)) {
             const std::uint64_t base = r.begin + run.done();
