@@ -32,13 +32,13 @@ void count(row& r, const std::vector<fc::reducer_subject<F>>& subjects, int seed
            std::vector<bool>& random_kill, bool& battery_kill) {
     for (const auto& s : subjects) {
         fc::check_options b;
-        b.stages = {fc::check_stage::edge_battery};
+        b.stages.push_back(fc::check_stage::edge_battery);  // (assigning a braced list trips GCC 12's -Wnonnull at -O3)
         battery_kill = battery_kill || !fc::check(s, b).passed();
         for (int seed = 1; seed <= seeds; ++seed) {
             if (!random_kill[seed - 1]) {
                 fc::check_options o;
                 o.seed = std::uint64_t(seed);
-                o.stages = {fc::check_stage::random_arrays};
+                o.stages.push_back(fc::check_stage::random_arrays);
                 random_kill[seed - 1] = !fc::check(s, o).passed();
             }
             if (!rc_kill[seed - 1]) {

@@ -4,6 +4,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "stop.hpp"
 
 #include <filesystem>
@@ -76,7 +77,7 @@ bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, n
                r.keys_checked, r.stopped_early ? ", stopped at the first failing chunk" : "",
                r.passed() ? "pass" : fmt::format("FAIL, {} failing keys", r.failing_keys));
     nlohmann::json row{{"subject", s.name}, {"kind", "mapping"}, {"format", format}, {"domain", r.domain},
-                       {"keys_checked", r.keys_checked}, {"failing_keys", r.failing_keys}, {"passed", r.passed()}};
+                       {"keys_checked", r.keys_checked}, {"failing_keys", r.failing_keys}, {"verdict", r.passed() ? "pass" : "fail"}};
     nlohmann::json ces = nlohmann::json::array();
     plugin::with_format(s, [&]<class F>() {
         for (const counterexample& c : r.counterexamples) {
@@ -116,7 +117,7 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
         passed = r.passed();
         fmt::print("{} ({})\n", r.text(), plugin::kind_name(s.kind));
         nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", F::name},
-                           {"declared", to_string(r.declared, r.arg)}, {"cases", r.cases()}, {"passed", passed}};
+                           {"declared", to_string(r.declared, r.arg)}, {"cases", r.cases()}, {"verdict", passed ? "pass" : "fail"}};
         if (r.failure) {
             // The case goes to a file beside the current directory's others; the text is printed
             // too, so nothing is lost if the file cannot be written.
@@ -159,7 +160,7 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
         fmt::print("{} (amax, {}): {} after {} arrays, {}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain);
         if (!passed) fmt::print("  {}\n", *r.counterexample);
         out.push_back({{"subject", s.name}, {"kind", "amax"}, {"format", F::name}, {"declared", r.claim}, {"cases", r.checks},
-                       {"passed", passed}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
+                       {"verdict", passed ? "pass" : "fail"}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
     });
     return passed;
 }
@@ -199,7 +200,7 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
     using end = isolated::outcome::end;
     const char* how = o.how == end::crashed ? "crashed" : o.how == end::exited ? "exited" : o.how == end::threw ? "threw" : "timed_out";
     nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)},
-                       {"passed", false}, {"outcome", how}, {"what", o.what}, {"stage", o.stage}};
+                       {"verdict", "fail"}, {"outcome", how}, {"what", o.what}, {"stage", o.stage}};
     fmt::print("{} ({}): FAIL: it {}{}\n", s.name, plugin::kind_name(s.kind), o.what,
                o.stage.empty() ? "" : " during " + o.stage);
     plugin::with_format(s, [&]<class F>() {
@@ -274,6 +275,7 @@ int run_check(const check_args& a) {
     for (const auto* s : chosen) {
         // In a process of its own: see isolated.hpp. The child prints the subject's lines and
         // sends back its JSON row.
+        const heartbeat beat(std::string("subject ") + s->name);
         const isolated::outcome o = isolated::run(
             [&] {
                 nlohmann::json one = nlohmann::json::array();

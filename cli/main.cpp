@@ -280,7 +280,10 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("\nflipcheck: every built-in reducer over every format on the {}, against the oracle\n\n",
                b == backend::gpu ? "GPU (gpu/reduce.hpp's kernels)" : "CPU (core's atomic update code, replayed)");
     fmt::print("{:<40} {:<15} {:>9} {:<8}\n", "reducer", "format", "checks", "verdict");
-    const auto reductions = reducers.valid() ? reducers.get() : verify_reductions(b, 200);
+    const auto reductions = [&] {
+        const heartbeat beat("the reducers");
+        return reducers.valid() ? reducers.get() : verify_reductions(b, 200);
+    }();
     nlohmann::json reduction_rows = nlohmann::json::array();
     int reductions_passed = 0;
     for (const auto& r : reductions) {
@@ -300,7 +303,10 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                "the oracle (amax.hpp, scale.hpp)\n\n",
                b == backend::gpu ? " and on the GPU (gpu/amax.hpp's kernels)" : "");
     fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
-    const auto scaling = verify_scaling(b, false);
+    const auto scaling = [&] {
+        const heartbeat beat("the scaling path");
+        return verify_scaling(b, false);
+    }();
     nlohmann::json scaling_rows = nlohmann::json::array();
     int scaling_passed = 0;
     for (const auto& r : scaling) {
@@ -623,6 +629,7 @@ int main(int argc, char** argv) {
         if (*audit) {
             ao.default_adapters = !no_default_adapters;
             const auto out = open_output(audit_json);
+            const heartbeat beat("the audit");
             return run_audit_command(ao, choose_backend(audit_device), out);
         }
         if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);

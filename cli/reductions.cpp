@@ -293,7 +293,7 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
 
 nlohmann::json to_json(const reduction_row& r) {
     return {{"reducer", r.reducer}, {"format", r.format}, {"device", r.device}, {"checks", r.checks},
-            {"verdict", r.passed() ? "pass" : "FAIL"}, {"counterexample", r.failure}};
+            {"verdict", r.passed() ? "pass" : "fail"}, {"counterexample", r.failure}};
 }
 
 }  // namespace flipcheck::cli

@@ -60,6 +60,12 @@ std::string law_list(law_set laws) {
     return s;
 }
 
+// The same verdict as JSON spells every verdict (docs/json.md): lower case, "pass" only for a pass.
+std::string json_verdict(const sweep_report& r) {
+    if (r.interrupted) return "interrupted";
+    return r.passed() ? "pass" : r.failing_keys ? "fail" : "incomplete";
+}
+
 std::string verdict(const sweep_report& r) {
     if (r.failing_keys) return "FAIL";
     if (r.interrupted) return "INTERRUPTED";
@@ -177,7 +183,7 @@ nlohmann::json to_json(const sweep_report& r) {
                      {"failing_keys", r.failing_keys},
                      {"stopped_early", r.stopped_early},
                      {"interrupted", r.interrupted},
-                     {"verdict", verdict(r)},
+                     {"verdict", json_verdict(r)},
                      {"seconds", r.seconds},
                      {"keys_per_second", r.keys_per_second()}};
     nlohmann::json by_law = nlohmann::json::object();

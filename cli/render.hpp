@@ -17,6 +17,7 @@ described describe(const std::string& format, std::uint64_t bits);
 
 std::string law_list(law_set laws);
 std::string verdict(const sweep_report& r);
+std::string json_verdict(const sweep_report& r);
 std::string repro_command(const sweep_report& r, const counterexample& c);
 std::string render_counterexample(const sweep_report& r, const counterexample& c);
 std::string render_summary(const sweep_report& r);

@@ -34,7 +34,7 @@ std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
 nlohmann::json to_json(const scaling_row& r) {
     return {{"subject", r.report.subject}, {"shape", r.report.shape},   {"claim", r.report.claim},
             {"device", r.device},          {"domain", r.report.domain}, {"exhaustive", r.report.exhaustive},
-            {"checks", r.report.checks},   {"mutant", r.mutant},        {"passed", r.report.passed()},
+            {"checks", r.report.checks},   {"mutant", r.mutant},        {"verdict", r.report.passed() ? "pass" : "fail"},
             {"counterexample", r.report.counterexample.value_or("")},   {"seconds", r.seconds}};
 }
 

@@ -12,6 +12,7 @@
 #include "check.hpp"
 #include "exit_code.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
@@ -87,7 +88,7 @@ int check_mapping_shader(const check_args& a, const sh::source& src) {
     const auto r = sh::sweep_mapping(src, keys);
     fmt::print("{}\n", r.text());
     nlohmann::json row{{"shader", a.shader}, {"kind", "mapping"}, {"device", r.device}, {"keys", r.range.size()},
-                       {"gpu_ms", r.gpu_ms}, {"passed", r.passed()}};
+                       {"gpu_ms", r.gpu_ms}, {"verdict", r.passed() ? "pass" : "fail"}};
     for (std::size_t l = 0; l < sh::shader_sweep_laws; ++l) {
         row["failures"][std::string(law_names[l])] = r.failures_by_law[l];
         if (r.first_failing_key[l]) {
@@ -143,7 +144,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
         }
         fmt::print("{}\n", r.text());
         nlohmann::json row{{"shader", a.shader}, {"workgroup", w}, {"format", format}, {"declared", to_string(r.declared)},
-                           {"cases", r.cases()}, {"passed", r.passed()}};
+                           {"cases", r.cases()}, {"verdict", r.passed() ? "pass" : "fail"}};
         if (r.failure) {
             all_passed = false;
             const std::string file = std::filesystem::path(a.shader).stem().string() + ".case";
@@ -172,16 +173,17 @@ int run_shader_check(const check_args& a) {
     if (!a.mapping && !a.keys.empty()) throw input_error("--keys is for a shader mapping (--mapping)");
     try {
         const sh::source src = source_of(a);
+        const heartbeat beat("shader " + a.shader);
         return a.mapping ? check_mapping_shader(a, src) : check_reducer_shader(a, src);
     } catch (const sh::compile_error& e) {
         throw input_error(e.what());
     } catch (const sh::vulkan_unavailable& e) {
         // Not a skip: the user asked for this shader to run. Exit 3, as for a device that fails.
         fmt::print(stderr, "flipcheck: no Vulkan device to run the shader on: {}\n", e.what());
-        return 3;
+        return exit_device;
     } catch (const sh::vulkan_error& e) {
         fmt::print(stderr, "flipcheck: the Vulkan device failed: {}\n", e.what());
-        return 3;
+        return exit_device;
     }
 }
 

@@ -3,7 +3,9 @@
 // would show fewer and a range counted twice would show more. And a checkpoint names its laws, so
 // that adding a law can never misread one: unknown names, malformed lines and the old numbered
 // format are refused (exit 2), and what is written is read back exactly.
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,6 +103,18 @@ std::string section(const std::string& json, const std::string& name) {
 
 // A whole binary16 sweep of a mutant, so that its checkpoint holds failures and a counterexample.
 const std::string small_sweep = "sweep --format binary16 --mapping zeros_swapped --all --checkpoint ";
+// The checkpoint's text with its checksum made again, as if flipcheck had written the edit: so a
+// test can reach the checks that come after the checksum. FNV-1a 64 over every line above `sum`.
+std::string resum(const std::string& text) {
+    const auto at = text.find("\nsum ");
+    const std::string body = text.substr(0, at + 1);
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char ch : body) h = (h ^ ch) * 0x100000001b3ull;
+    char sum[32];
+    std::snprintf(sum, sizeof sum, "sum %016llx\nend\n", static_cast<unsigned long long>(h));
+    return body + sum;
+}
+
 const std::string all_laws = "round_trip_key,round_trip_bits,successor_order,zero_placement,nan_total_order,nan_propagate,nan_ignore";
 
 }  // namespace
@@ -111,7 +125,7 @@ TEST(checkpoint, laws_are_written_by_name_and_read_back_exactly) {
     const auto r1 = run_flipcheck(small_sweep + ckpt.string() + " --json " + first.string());
     ASSERT_EQ(r1.exit_code, 1) << r1.output;
     const std::string written = read(ckpt);
-    EXPECT_EQ(written.rfind("flipcheck-checkpoint 2\n", 0), 0u) << written;
+    EXPECT_EQ(written.rfind("flipcheck-checkpoint 3\n", 0), 0u) << written;
     EXPECT_NE(written.find("\nlaws " + all_laws + "\n"), std::string::npos) << written;
     EXPECT_NE(written.find("\nby_law round_trip_key=0 round_trip_bits=0 successor_order="), std::string::npos) << written;
     EXPECT_NE(written.find(" zero_placement=1 "), std::string::npos) << written;
@@ -171,8 +185,49 @@ TEST(checkpoint, unknown_law_names_and_malformed_lines_are_refused) {
         EXPECT_EQ(read(bad), damaged) << "a refused checkpoint must be left as it was";
     }
     // by_law may leave a law out (count 0), so a law added later reads old counts right.
-    write(bad, replace_once(text, " nan_ignore=0", ""));
+    write(bad, resum(replace_once(text, " nan_ignore=0", "")));
     EXPECT_EQ(run_flipcheck(small_sweep + bad.string()).exit_code, 1);
+}
+
+// Defect 4: a checkpoint is believed only if its checksum holds and what it says hangs together.
+TEST(checkpoint, an_edited_or_inconsistent_checkpoint_is_refused) {
+    const temp_dir dir("flipcheck_ckpt_edit");
+    const auto good = dir.path / "good.ckpt", bad = dir.path / "bad.ckpt";
+    ASSERT_EQ(run_flipcheck(small_sweep + good.string()).exit_code, 1);
+    const std::string text = read(good);
+    // Counts edited to zero: before, verdict=pass with rc 0 right above the counterexamples.
+    const std::string zeroed = replace_once(replace_once(text, "\nfailing_keys 2\n", "\nfailing_keys 0\n"), " zero_placement=1", " zero_placement=0");
+    ASSERT_FALSE(zeroed.empty()) << text;
+    struct edit {
+        std::string text, message;
+    };
+    const std::vector<edit> edits{
+        {zeroed, "its checksum does not match its contents"},
+        {resum(zeroed), "failing_keys does not match the failures by law"},
+        {resum(replace_once(text, "\ncx zero_placement 32768 ", "\ncx zero_placement 99999999999 ")), "is outside the range"},
+        {text.substr(0, text.find("\nsum ")) + "\nend\n", "no checksum"},
+    };
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        write(bad, edits[i].text);
+        const auto r = run_flipcheck(small_sweep + bad.string());
+        EXPECT_EQ(r.exit_code, 2) << edits[i].message << ": " << r.output;
+        EXPECT_NE(r.output.find(edits[i].message), std::string::npos) << r.output;
+        EXPECT_EQ(r.output.find("verdict: PASS"), std::string::npos) << r.output;
+    }
+}
+
+TEST(checkpoint, a_second_flipcheck_on_the_same_checkpoint_is_refused) {
+    const temp_dir dir("flipcheck_ckpt_lock");
+    const auto ckpt = dir.path / "c.ckpt";
+    // This test holds the lock a running sweep would hold.
+    const int fd = ::open((ckpt.string() + ".lock").c_str(), O_RDWR | O_CREAT, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+    const auto r = run_flipcheck(small_sweep + ckpt.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("is in use by another flipcheck"), std::string::npos) << r.output;
+    ::close(fd);
+    EXPECT_EQ(run_flipcheck(small_sweep + ckpt.string()).exit_code, 1);  // released: it runs
 }
 
 TEST(checkpoint, a_version_1_checkpoint_is_refused_as_too_old) {

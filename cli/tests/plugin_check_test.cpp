@@ -146,3 +146,10 @@ TEST(plugin_check, a_signal_stops_the_check_with_its_exit_code) {
         EXPECT_TRUE(has(r.output, "verdict: INTERRUPTED: 0 of 0 subjects checked failed, 1 not checked")) << r.output;
     }
 }
+
+// Defect 12: a step that runs longer than 2 seconds says so on stderr while it runs.
+TEST(plugin_check, a_long_subject_shows_progress) {
+    const auto r = run_misbehaving("check --plugin " + std::string(HANGING_PLUGIN) + " --timeout 3");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "progress: subject hanger still running after 2")) << r.output;
+}

@@ -204,7 +204,7 @@ std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case
     auto number = [](const std::string& s, std::uint64_t max, const char* what) {
         std::uint64_t v = 0;
         if (!read_number(s, max, v))
-            throw input_error("bad " + std::string(what) + " '" + s + "' in the case (expected " +
+            throw input_error("bad " + std::string(what) + " '" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) + "' in the case (expected " +
                               (max == F::all_ones ? "the bits of one " + std::string(F::name) + ", e.g. " + hex(F::one, F::width)
                                                   : std::string("an element index")) + ")");
         return std::uint64_t(v);

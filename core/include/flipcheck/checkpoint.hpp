@@ -1,10 +1,15 @@
 // Sweep checkpoints: which chunks of a key range are done and what they found, so that an
 // interrupted sweep resumes with no range lost or counted twice. A small text format; it is
 // written to a temporary file and renamed, so a crash mid-write never leaves a torn checkpoint.
+// A checkpoint is believed only if it checks out: its last line before `end` is a checksum of
+// everything above it (an edit by hand, or a torn copy, is refused), and what it says must hang
+// together (validate(): counts consistent with each other and with the counterexamples, every
+// counterexample inside the range and in a chunk marked done). A sweep holds `FILE.lock` (flock)
+// while it uses a checkpoint, so a second flipcheck on the same file is refused, not interleaved.
 //
 // Laws are named, never numbered, so that adding or reordering a law cannot misread a checkpoint:
 //
-//   flipcheck-checkpoint 2
+//   flipcheck-checkpoint 3
 //   format binary32
 //   mapping zeros_swapped
 //   laws round_trip_key,round_trip_bits,successor_order,zero_placement,nan_total_order,nan_propagate,nan_ignore
@@ -14,14 +19,22 @@
 //   by_law round_trip_key=0 round_trip_bits=0 successor_order=0 zero_placement=2 nan_total_order=0 ...
 //   done 1100...
 //   cx zero_placement KEY BITS OTHER EXPECTED ACTUAL EXPECTED_EMPTY ACTUAL_EMPTY
+//   sum 0123456789abcdef
 //   end
 //
 // `laws` is `none` for the empty set; `by_law` may leave a law out (its count is 0). A name that
 // is not a mapping law, a law named twice, or a line that does not parse is refused as damaged;
-// version 1 (laws as a bit mask, counts and counterexamples by position) is refused as too old.
+// versions 1 and 2 (no checksum) are refused as too old.
 #pragma once
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -36,7 +49,7 @@
 namespace flipcheck {
 
 struct checkpoint {
-    static constexpr const char* magic = "flipcheck-checkpoint 2";
+    static constexpr const char* magic = "flipcheck-checkpoint 3";
     static constexpr std::string_view magic_prefix = "flipcheck-checkpoint ";
     // Identity: a checkpoint only resumes the very same sweep.
     std::string format, mapping;
@@ -67,7 +80,52 @@ struct checkpoint {
         return s.empty() ? "none" : s;
     }
 
+    // FNV-1a, 64 bits: enough to tell a hand edit or a torn copy from what flipcheck wrote.
+    static std::uint64_t checksum(std::string_view text) {
+        std::uint64_t h = 0xcbf29ce484222325ull;
+        for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ull;
+        return h;
+    }
+
+    // What a checkpoint says must hang together; throws input_error naming what does not.
+    void validate(const std::string& where) const {
+        auto bad = [&](const std::string& why) { return input_error("checkpoint " + where + " is damaged: " + why); };
+        if (chunk == 0 || range.size() == 0 || range.last() < range.begin) throw bad("bad range or chunk");
+        if (done.size() != range.size() / chunk + (range.size() % chunk != 0)) throw bad("chunk count does not match range");
+        std::uint64_t sum = 0, most = 0;
+        for (int l = 0; l < mapping_law_count; ++l) {
+            if (failures_by_law[std::size_t(l)] && !(laws & law_bit(law_id(l)))) throw bad("failures counted for a law not checked");
+            sum += failures_by_law[std::size_t(l)];
+            most = std::max(most, failures_by_law[std::size_t(l)]);
+        }
+        // Each failing key fails at least one law, and each law's failures are failing keys.
+        if (failing_keys < most || failing_keys > sum) throw bad("failing_keys does not match the failures by law");
+        if (counterexamples.size() > failing_keys * std::uint64_t(mapping_law_count))
+            throw bad("more counterexamples than failures");
+        for (const auto& c : counterexamples) {
+            if (!failures_by_law[std::size_t(c.law)]) throw bad("a counterexample of a law with no failures counted");
+            if (c.key - range.begin > range.last() - range.begin)
+                throw bad("counterexample key " + std::to_string(c.key) + " is outside the range");
+            if (!done[(c.key - range.begin) / chunk]) throw bad("counterexample key " + std::to_string(c.key) + " is in a chunk not done");
+        }
+    }
+
     void save(const std::filesystem::path& path) const {
+        const std::string s = text();
+        const std::filesystem::path tmp = path.string() + "." + std::to_string(::getpid()) + ".tmp";
+        {
+            std::ofstream out(tmp, std::ios::trunc);
+            out << s;
+            out.flush();
+            if (!out) throw input_error("cannot write checkpoint " + tmp.string());
+        }
+        std::error_code ec;
+        std::filesystem::rename(tmp, path, ec);
+        if (ec) throw input_error("cannot write checkpoint " + path.string() + ": " + ec.message());
+    }
+
+    // The checkpoint as save() writes it.
+    std::string text() const {
         std::ostringstream s;
         s << magic << '\n' << "format " << format << '\n' << "mapping " << mapping << '\n'
           << "laws " << law_list(laws) << '\n' << "range " << range.begin << ' ' << range.end << '\n'
@@ -79,33 +137,33 @@ struct checkpoint {
         for (const auto& c : counterexamples)
             s << "cx " << to_string(c.law) << ' ' << c.key << ' ' << c.bits << ' ' << c.other << ' ' << c.expected
               << ' ' << c.actual << ' ' << unsigned(c.expected_empty) << ' ' << unsigned(c.actual_empty) << '\n';
-        s << "end\n";
-        const std::filesystem::path tmp = path.string() + ".tmp";
-        {
-            std::ofstream out(tmp, std::ios::trunc);
-            out << s.str();
-            out.flush();
-            if (!out) throw input_error("cannot write checkpoint " + tmp.string());
-        }
-        std::error_code ec;
-        std::filesystem::rename(tmp, path, ec);
-        if (ec) throw input_error("cannot write checkpoint " + path.string() + ": " + ec.message());
+        char sum[32];
+        std::snprintf(sum, sizeof sum, "sum %016llx\n", static_cast<unsigned long long>(checksum(s.str())));
+        s << sum << "end\n";
+        return s.str();
     }
 
     static checkpoint load(const std::filesystem::path& path) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) throw input_error("checkpoint " + path.string() + " is a folder, not a checkpoint");
         std::ifstream in(path);
         if (!in) throw input_error("cannot read checkpoint " + path.string());
-        auto bad = [&](const std::string& why) {
-            return input_error("checkpoint " + path.string() + " is damaged: " + why);
-        };
+        return parse(in, path.string());
+    }
+
+    // A checkpoint's text (`where` names it in messages): the reader load() uses, and the fuzz
+    // target user_inputs drives.
+    static checkpoint parse(std::istream& in, const std::string& where) {
+        auto bad = [&](const std::string& why) { return input_error("checkpoint " + where + " is damaged: " + why); };
         std::string line;
         if (!std::getline(in, line)) throw bad("missing header");
         if (line != magic) {
             if (line.rfind(magic_prefix, 0) == 0)
-                throw input_error("checkpoint " + path.string() + " has the header '" + line + "', and this flipcheck reads only '" +
-                                  magic + "' (laws stored by name, not by number): it cannot be resumed; remove it and rerun the sweep");
+                throw input_error("checkpoint " + where + " has the header '" + line + "', and this flipcheck reads only '" +
+                                  magic + "' (with a checksum): it cannot be resumed; remove it and rerun the sweep");
             throw bad("missing header");
         }
+        std::string text = line + "\n";  // what the checksum covers
         auto law_named = [&](std::string_view name) {
             const std::optional<law_id> l = mapping_law_named(name);
             if (!l) throw bad("unknown law '" + std::string(name) + "'");
@@ -114,10 +172,22 @@ struct checkpoint {
         checkpoint c;
         bool by_law_seen = false;
         bool ended = false;
+        bool summed = false;
         while (std::getline(in, line)) {
             std::istringstream l(line);
             std::string tag;
             l >> tag;
+            if (summed && tag != "end") throw bad("a line after the checksum");
+            if (tag == "sum") {
+                std::string hex;
+                l >> hex;
+                char want[17];
+                std::snprintf(want, sizeof want, "%016llx", static_cast<unsigned long long>(checksum(text)));
+                if (hex != want) throw bad("its checksum does not match its contents (edited or torn)");
+                summed = true;
+                continue;
+            }
+            text += line + "\n";
             if (tag == "format") l >> c.format;
             else if (tag == "mapping") l >> c.mapping;
             else if (tag == "laws") {
@@ -181,10 +251,35 @@ struct checkpoint {
             if (l.fail()) throw bad("unreadable line '" + line + "'");
         }
         if (!ended) throw bad("truncated");
-        if (c.chunk == 0 || c.range.end < c.range.begin) throw bad("bad range or chunk");
-        if (c.done.size() != (c.range.size() + c.chunk - 1) / c.chunk) throw bad("chunk count does not match range");
+        if (!summed) throw bad("no checksum");
+        c.validate(where);
         return c;
     }
+};
+
+// Holds FILE.lock (flock) while a sweep uses the checkpoint FILE; a second holder is refused.
+class checkpoint_lock {
+public:
+    explicit checkpoint_lock(const std::filesystem::path& path) {
+        if (path.empty()) return;
+        const std::string lock = path.string() + ".lock";
+        fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw input_error("cannot write checkpoint lock " + lock + ": " + std::strerror(errno));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            ::close(fd_);
+            fd_ = -1;
+            throw input_error("checkpoint " + path.string() + " is in use by another flipcheck (it holds " + lock +
+                              "): wait for it, or give this sweep its own --checkpoint");
+        }
+    }
+    ~checkpoint_lock() {
+        if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+    }
+    checkpoint_lock(const checkpoint_lock&) = delete;
+    checkpoint_lock& operator=(const checkpoint_lock&) = delete;
+
+private:
+    int fd_ = -1;
 };
 
 }  // namespace flipcheck

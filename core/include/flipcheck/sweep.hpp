@@ -228,6 +228,7 @@ sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uin
     state.range = r;
     state.chunk = chunk;
     state.done.assign((r.size() + state.chunk - 1) / state.chunk, false);
+    const checkpoint_lock lock(o.checkpoint);
     if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
         checkpoint saved = checkpoint::load(o.checkpoint);
         if (!saved.same_sweep(state))
