@@ -4,7 +4,6 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
-#include "progress.hpp"
 #include "stop.hpp"
 
 #include <filesystem>
@@ -275,7 +274,6 @@ int run_check(const check_args& a) {
     for (const auto* s : chosen) {
         // In a process of its own: see isolated.hpp. The child prints the subject's lines and
         // sends back its JSON row.
-        const heartbeat beat(std::string("subject ") + s->name);
         const isolated::outcome o = isolated::run(
             [&] {
                 nlohmann::json one = nlohmann::json::array();
@@ -284,7 +282,7 @@ int run_check(const check_args& a) {
                                                                  : check_reducer_subject(a, *s, one);
                 return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
             },
-            a.timeout);
+            a.timeout, std::string("subject ") + s->name);
         if (o.how == isolated::outcome::end::stopped) break;
         ++checked;
         if (o.finished()) {

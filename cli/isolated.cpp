@@ -10,11 +10,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "flipcheck/error.hpp"
+#include "progress.hpp"
 #include "stop.hpp"
 
 namespace flipcheck::cli::isolated {
@@ -80,7 +82,7 @@ void note_bits(std::span<const std::uint64_t> bits, std::span<const std::size_t>
     current->calls.fetch_add(1, std::memory_order_release);
 }
 
-outcome run(const std::function<std::string()>& work, double timeout) {
+outcome run(const std::function<std::string()>& work, double timeout, const std::string& progress) {
     void* mem = ::mmap(nullptr, sizeof(trace), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) throw std::runtime_error(fmt::format("cannot map shared memory: {}", std::strerror(errno)));
     trace* t = new (mem) trace{};
@@ -115,6 +117,8 @@ outcome run(const std::function<std::string()>& work, double timeout) {
         }
     }
     ::close(fds[1]);
+    std::optional<heartbeat> beat;  // only now: see isolated.hpp
+    if (!progress.empty()) beat.emplace(progress);
 
     using clock = std::chrono::steady_clock;
     std::string got;

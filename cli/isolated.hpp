@@ -34,9 +34,12 @@ struct outcome {
 };
 
 // Runs `work` in a child process and returns what it returned. `timeout`: seconds one call into
-// the subject may take (from one noted call to the next; 0: no limit). An input_error,
+// the subject may take (from one noted call to the next; 0: no limit). `progress`: the label of the
+// heartbeat (progress.hpp) shown while it runs ("": none). The heartbeat's thread starts after the
+// fork: a child forked while another thread holds a lock (malloc's, stdio's) can deadlock on it,
+// which is why the caller must hold no thread of its own across this call. An input_error,
 // device_error or other exception thrown by `work` is thrown again here, as the same kind; a
 // subject_error (the subject reported an error, or its answers were garbage) is how = threw.
-outcome run(const std::function<std::string()>& work, double timeout);
+outcome run(const std::function<std::string()>& work, double timeout, const std::string& progress = "");
 
 }  // namespace flipcheck::cli::isolated

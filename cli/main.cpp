@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
+#include "arguments.hpp"
 #include "audit.hpp"
 #include "check.hpp"
 #include "exit_code.hpp"
@@ -104,14 +104,6 @@ backend choose_backend(const std::string& device) {
     return gpu_available() ? backend::gpu : backend::cpu;
 }
 
-struct sweep_args {
-    std::string format, mapping, device = "auto", shard, checkpoint, json, key, keys;
-    std::vector<std::string> laws;
-    bool all = false, cross_check = false;
-    std::size_t limit = 16;
-    unsigned threads = 0;
-    double checkpoint_every = 1.0;
-};
 
 int run_sweep(const sweep_args& a) {
     const sweep_entry* s = find_sweep_entry(a.format, a.mapping);
@@ -493,147 +485,29 @@ int run_command(Fn&& fn) {
     }
 }
 
-// The first option given an empty value ("--key ''"): bad input, never "the default".
-std::string empty_value(const CLI::App& app) {
-    std::vector<const CLI::App*> apps{&app};
-    for (const auto* sub : app.get_subcommands()) apps.push_back(sub);
-    for (const auto* a : apps)
-        for (const auto* opt : a->get_options())
-            for (const auto& v : opt->results())
-                if (v.empty() && opt->get_expected_min() > 0) return opt->get_name();
-    return "";
-}
-
-const CLI::Validator seconds_check(
-    [](const std::string& s) {
-        char* end = nullptr;
-        const double v = std::strtod(s.c_str(), &end);
-        return s.empty() || *end || !std::isfinite(v) || v <= 0 || v > 86400 ? "must be a number of seconds above 0, at most 86400"
-                                                                              : std::string();
-    },
-    "SECONDS");
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"flipcheck: proves float order-preserving mappings right and finds the bugs in code built on them.\n"
-                 "With no subcommand: verify every built-in mapping over every format and print a report."};
-    std::string device = "auto", json;
-    app.add_option("--device", device, "cpu, gpu or auto (the GPU when present)")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    app.add_option("--json", json, "also write the report as JSON to FILE");
-    std::string with_mutant;
-    app.add_option("--with-mutant", with_mutant, "also sweep this mutant in the main job (to see a failing report)")
-        ->check(CLI::IsMember(mapping_names(false)));
-    app.require_subcommand(0, 1);
-    app.set_version_flag("--version", "flipcheck " FLIPCHECK_VERSION);
-    app.footer(std::string(exit_code_table));
-
-    sweep_args sa;
-    auto* sweep = app.add_subcommand("sweep", "sweep one mapping's laws over every key of a format (or a range of keys)");
-    sweep->add_option("--format", sa.format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(format_names()));
-    sweep->add_option("--mapping", sa.mapping, "a built-in mapping or a mutant (see `flipcheck list`)")->required()->check(CLI::IsMember(mapping_names(false)));
-    sweep->add_option("--laws", sa.laws, "laws to check (default: all)")->delimiter(',');
-    sweep->add_option("--device", sa.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    sweep->add_option("--shard", sa.shard, "i/n: check only the i-th of n equal slices of the keys");
-    sweep->add_option("--checkpoint", sa.checkpoint, "FILE to resume from and save progress to");
-    sweep->add_option("--checkpoint-every", sa.checkpoint_every, "seconds between checkpoint saves (default 1)")
-        ->check(seconds_check);
-    sweep->add_flag("--all", sa.all, "run to the end instead of stopping after --limit counterexamples");
-    sweep->add_option("--limit", sa.limit, "stop after this many counterexamples (default 16)")->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
-    sweep->add_option("--json", sa.json, "also write the report as JSON to FILE");
-    auto* key_opt = sweep->add_option("--key", sa.key, "check just this key (decimal or 0x-hex)");
-    auto* keys_opt = sweep->add_option("--keys", sa.keys, "BEGIN:END: check keys in [BEGIN, END)");
-    key_opt->excludes(keys_opt);
-    key_opt->excludes(sweep->get_option("--shard"));
-    sweep->add_option("--threads", sa.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
-    sweep->add_flag("--cross-check", sa.cross_check, "sweep on both GPU and CPU first; counts and first counterexamples must agree");
-    auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
-    std::string mutants_device = "auto", mutants_json;
-    bool markdown = false;
-    std::string audit_device = "auto", audit_json;
-    audit_options ao;
-    bool no_default_adapters = false;
-    auto* audit = app.add_subcommand("audit", "what third-party reducers and sorts (std, Thrust, CUB, frameworks) really do on edge inputs");
-    audit->add_option("--device", audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    audit->add_option("--json", audit_json, "also write the audit as JSON to FILE");
-    audit->add_option("--randoms", ao.randoms, "random arrays per subject, beside the fixed battery (default 2000)");
-    audit->add_flag("--markdown", ao.markdown, "print this device's section of docs/audit.md");
-    audit->add_flag("--quick", ao.quick, "sample the strong_order claim (2^22 pairs) instead of every pair");
-    audit->add_flag("--shaders", ao.shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
-    audit->add_flag("--shaders-only", ao.shaders_only, "only the shader rows");
-    audit->add_flag("--frameworks-only", ao.frameworks_only, "only the frameworks' rows, through the adapters (docs/audit.md's per-machine section)");
-    audit->add_option("--adapter", ao.adapters, "also a framework through this adapter command (run as CMD CASES ANSWERS; adapters/README.md)");
-    audit->add_flag("--no-default-adapters", no_default_adapters, "leave out the repo's adapters (NumPy; with --device gpu PyTorch, JAX, CuPy, Triton)");
-    audit->add_option("--subject", ao.subject, "replay: run this one subject (its name as the audit prints it)");
-    audit->add_option("--case", ao.case_name, "replay: on this battery input (its name as the audit prints it)");
-    audit->add_option("--input", ao.input, "replay: on these bits, comma-separated hex (0xff800000,0xff800000)");
-    auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
-    mutants->add_option("--device", mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    mutants->add_option("--json", mutants_json, "also write the kill table as JSON to FILE");
-    mutants->add_flag("--markdown", markdown, "print the kill table as Markdown (for the README)");
-
-    std::string codes_format, codes_json;
-    auto* codes = app.add_subcommand("codes", "print every code of a format of 16 bits or fewer: the value and class the oracle decodes it to");
-    codes->add_option("--format", codes_format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(format_names()));
-    codes->add_option("--json", codes_json, "also write the table as JSON to FILE");
-
-    check_args ca;
-    auto* check = app.add_subcommand("check", "check your own code: a shared library made with FLIPCHECK_EXPORT_SUBJECTS (--plugin), "
-                                              "or a compute shader through Vulkan (--shader)");
-    check->add_option("--plugin", ca.plugin, "the shared library (FILE.so)");
-    check->add_option("--shader", ca.shader, "an HLSL (.hlsl) or GLSL (.comp, .glsl) compute shader under flipcheck's convention (README)");
-    check->add_option("--entry", ca.entry, "the shader's entry point (default main)");
-    check->add_option("--op", ca.op, "a reducer shader: max or min");
-    check->add_option("--policy", ca.policy, "a reducer shader: what it declares, e.g. nan=propagate,zero=ordered");
-    check->add_option("--workgroup", ca.workgroup, "a reducer shader: all (each size it takes) or one size");
-    check->add_option("--define", ca.defines, "a shader: NAME[=VALUE] for its preprocessor (repeatable)");
-    check->add_option("--lang", ca.lang, "a shader: hlsl or glsl (default: from the file's name)");
-    check->add_flag("--mapping", ca.mapping, "a shader that defines flipcheck_encode/flipcheck_decode: sweep its binary32 keys");
-    check->add_option("--keys", ca.keys, "a shader mapping: BEGIN:END, whole multiples of 0x4000 (default all 2^32)");
-    check->add_option("--subject", ca.subject, "only this subject (default: every one the library exports)");
-    check->add_option("--format", ca.format, "require the subjects to be of this format")->check(CLI::IsMember(format_names()));
-    check->add_option("--device", ca.device, "cpu or auto (subjects run on the host; see --help of the README)")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    check->add_option("--key", ca.key, "a mapping: check every law at this key only");
-    check->add_option("--case", ca.case_file, "a reducer: check only the case in FILE (as a failure prints it)");
-    check->add_flag("--all", ca.all, "a mapping: find every failing key instead of stopping at the first failing chunk");
-    check->add_option("--seed", ca.seed, "seed of the random stages (default 1)");
-    check->add_option("--cases", ca.cases, "random arrays per reducer (default 2000)");
-    check->add_option("--json", ca.json, "also write the verdicts as JSON to FILE");
-    check->add_option("--timeout", ca.timeout, "seconds one call into a subject may take before it counts as hung (default 60; "
-                                               "a mapping's whole sweep is one call)")
-        ->check(seconds_check);
-
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "flipcheck: {}\nRun `flipcheck --help` or `flipcheck list` for the valid choices.\n", e.what());
-        return exit_bad_input;
-    }
-    if (const std::string empty = empty_value(app); !empty.empty()) {
-        fmt::print(stderr, "flipcheck: {} was given an empty value\n", empty);
-        return exit_bad_input;
-    }
+    choices names{format_names(), mapping_names(false), FLIPCHECK_VERSION};
+    arguments a;
+    if (const int rc = parse_arguments(argc, argv, names, a); rc >= 0) return rc;
     install_stop_handlers();
     const int rc = run_command([&] {
-        if (*sweep) return run_sweep(sa);
-        if (*check) return ca.shader.empty() ? run_check(ca) : run_shader_check(ca);
-        if (*list) return run_list();
-        if (*codes) return run_codes(codes_format, codes_json);
-        if (*audit) {
-            ao.default_adapters = !no_default_adapters;
-            const auto out = open_output(audit_json);
-            const heartbeat beat("the audit");
-            return run_audit_command(ao, choose_backend(audit_device), out);
+        using command = arguments::command;
+        switch (a.what) {
+            case command::sweep: return run_sweep(a.sweep);
+            case command::check: return a.check.shader.empty() ? run_check(a.check) : run_shader_check(a.check);
+            case command::list: return run_list();
+            case command::codes: return run_codes(a.codes_format, a.codes_json);
+            case command::audit: {
+                const auto out = open_output(a.audit_json);
+                const heartbeat beat("the audit");
+                return run_audit_command(a.audit, choose_backend(a.audit_device), out);
+            }
+            case command::mutants: return run_mutants(a.mutants_device, a.mutants_json, a.markdown);
+            case command::main_job: break;
         }
-        if (*mutants) return run_mutants(mutants_device, mutants_json, markdown);
-        return run_main_job(device, json, with_mutant);
+        return run_main_job(a.device, a.json, a.with_mutant);
     });
     // A report that did not reach standard output is lost: never a pass.
     return stdout_intact() ? rc : (rc == exit_pass ? exit_bad_input : rc);

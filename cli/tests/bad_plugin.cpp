@@ -1,6 +1,7 @@
 // Broken plug-in libraries for plugin_check_test.cpp, one per BAD_PLUGIN value: 1-3 must be
 // refused with exit code 2 and a message that says why; 4-9 are subjects that misbehave while
 // checked (throw, crash, exit, hang, answer garbage), each that subject's failure: exit code 1.
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -49,8 +50,8 @@ struct misbehaving {
 #elif BAD_PLUGIN == 6
             std::exit(0);  // the classic way to read as a pass
 #else
-            for (volatile unsigned spin = 0;; spin = spin + 1) {
-            }
+            static std::atomic<unsigned> spin{0};  // a side effect each turn: a loop without one is UB
+            for (;;) spin.fetch_add(1, std::memory_order_relaxed);
 #endif
         }
         std::optional<std::uint32_t> best;  // a right max on shorter arrays (no NaN policy needed: binary32 keys)
@@ -90,4 +91,36 @@ __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plug
     return &p;
 }
 }
+#elif BAD_PLUGIN == 10  // an atomic strategy that calls exit(0) once the word has seen a NaN
+struct exiting_atomic {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "exiting_atomic";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::undefined, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    static constexpr std::uint32_t init() noexcept { return 0xff800000u; }
+    template <class Word>
+    static void update(Word& w, std::uint32_t bits) noexcept {
+        if ((bits & 0x7fffffffu) > 0x7f800000u) std::exit(0);
+        if (bits & 0x80000000u) w.fetch_min(bits);
+        else w.fetch_max_signed(bits);
+    }
+    static std::uint32_t result(std::uint32_t word) noexcept { return word; }
+};
+FLIPCHECK_EXPORT_SUBJECTS(exiting_atomic);
+#elif BAD_PLUGIN == 11  // an amax that crashes on an infinity
+struct crashing_amax {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "crashing_amax";
+    static constexpr flipcheck::nan_policy declared = flipcheck::nan_policy::propagate;
+    static std::uint32_t amax(std::span<const std::uint32_t> xs) {
+        std::uint32_t best = 0;
+        for (std::uint32_t x : xs) {
+            if ((x & 0x7fffffffu) == 0x7f800000u) std::raise(SIGSEGV);
+            best = (x & 0x7fffffffu) > best ? (x & 0x7fffffffu) : best;
+        }
+        return best;
+    }
+};
+FLIPCHECK_EXPORT_SUBJECTS(crashing_amax);
 #endif

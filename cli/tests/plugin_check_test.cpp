@@ -129,6 +129,21 @@ TEST(plugin_check, a_mapping_that_crashes_on_one_key_is_found_at_that_key) {
     EXPECT_TRUE(has(r.output, "--subject crashing_map --key 0x3f800000")) << r.output;
 }
 
+// Every kind runs isolated: an atomic strategy (its steps replayed in flipcheck's own code) and an
+// amax as well as the reducers above.
+TEST(plugin_check, an_atomic_strategy_or_an_amax_that_misbehaves_fails_with_its_input) {
+    const auto atomic = run_misbehaving("check --plugin " + std::string(EXITING_ATOMIC_PLUGIN));
+    EXPECT_EQ(atomic.exit_code, 1) << atomic.output;
+    EXPECT_TRUE(has(atomic.output, "exiting_atomic (atomic strategy): FAIL: it ended the process (exit status 0) before its check "
+                                   "was done during edge_battery")) << atomic.output;
+    EXPECT_TRUE(has(atomic.output, "--subject exiting_atomic --case exiting_atomic.case")) << atomic.output;
+    const auto amax = run_misbehaving("check --plugin " + std::string(CRASHING_AMAX_PLUGIN));
+    EXPECT_EQ(amax.exit_code, 1) << amax.output;
+    EXPECT_TRUE(has(amax.output, "crashing_amax (amax): FAIL: it was killed by signal 11 (Segmentation fault) during "
+                                 "amax_battery_and_random_arrays")) << amax.output;
+    EXPECT_TRUE(has(amax.output, "  on binary32: ")) << amax.output;
+}
+
 TEST(plugin_check, a_sweep_that_answers_garbage_fails_without_reading_it) {
     const auto r = run_flipcheck("check --plugin " + std::string(GARBAGE_PLUGIN));
     EXPECT_EQ(r.exit_code, 1) << r.output;

@@ -1,0 +1,140 @@
+#include "arguments.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "exit_code.hpp"
+
+namespace flipcheck::cli {
+
+namespace {
+
+// The first option given an empty value ("--key ''"): bad input, never "the default".
+std::string empty_value(const CLI::App& app) {
+    std::vector<const CLI::App*> apps{&app};
+    for (const auto* sub : app.get_subcommands()) apps.push_back(sub);
+    for (const auto* a : apps)
+        for (const auto* opt : a->get_options())
+            for (const auto& v : opt->results())
+                if (v.empty() && opt->get_expected_min() > 0) return opt->get_name();
+    return "";
+}
+
+const CLI::Validator seconds_check(
+    [](const std::string& s) {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        return s.empty() || *end || !std::isfinite(v) || v <= 0 || v > 86400 ? "must be a number of seconds above 0, at most 86400"
+                                                                              : std::string();
+    },
+    "SECONDS");
+
+}  // namespace
+
+int parse_arguments(int argc, const char* const* argv, const choices& names, arguments& out) {
+    CLI::App app{"flipcheck: proves float order-preserving mappings right and finds the bugs in code built on them.\n"
+                 "With no subcommand: verify every built-in mapping over every format and print a report."};
+        app.add_option("--device", out.device, "cpu, gpu or auto (the GPU when present)")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    app.add_option("--json", out.json, "also write the report as JSON to FILE");
+        app.add_option("--with-mutant", out.with_mutant, "also sweep this mutant in the main job (to see a failing report)")
+        ->check(CLI::IsMember(names.mappings));
+    app.require_subcommand(0, 1);
+    app.set_version_flag("--version", "flipcheck " + names.version);
+    app.footer(std::string(exit_code_table));
+
+    auto* sweep = app.add_subcommand("sweep", "sweep one mapping's laws over every key of a format (or a range of keys)");
+    sweep->add_option("--format", out.sweep.format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(names.formats));
+    sweep->add_option("--mapping", out.sweep.mapping, "a built-in mapping or a mutant (see `flipcheck list`)")->required()->check(CLI::IsMember(names.mappings));
+    sweep->add_option("--laws", out.sweep.laws, "laws to check (default: all)")->delimiter(',');
+    sweep->add_option("--device", out.sweep.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    sweep->add_option("--shard", out.sweep.shard, "i/n: check only the i-th of n equal slices of the keys");
+    sweep->add_option("--checkpoint", out.sweep.checkpoint, "FILE to resume from and save progress to");
+    sweep->add_option("--checkpoint-every", out.sweep.checkpoint_every, "seconds between checkpoint saves (default 1)")
+        ->check(seconds_check);
+    sweep->add_flag("--all", out.sweep.all, "run to the end instead of stopping after --limit counterexamples");
+    sweep->add_option("--limit", out.sweep.limit, "stop after this many counterexamples (default 16)")->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    sweep->add_option("--json", out.sweep.json, "also write the report as JSON to FILE");
+    auto* key_opt = sweep->add_option("--key", out.sweep.key, "check just this key (decimal or 0x-hex)");
+    auto* keys_opt = sweep->add_option("--keys", out.sweep.keys, "BEGIN:END: check keys in [BEGIN, END)");
+    key_opt->excludes(keys_opt);
+    key_opt->excludes(sweep->get_option("--shard"));
+    sweep->add_option("--threads", out.sweep.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
+    sweep->add_flag("--cross-check", out.sweep.cross_check, "sweep on both GPU and CPU first; counts and first counterexamples must agree");
+    auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
+    bool no_default_adapters = false;
+    auto* audit = app.add_subcommand("audit", "what third-party reducers and sorts (std, Thrust, CUB, frameworks) really do on edge inputs");
+    audit->add_option("--device", out.audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    audit->add_option("--json", out.audit_json, "also write the audit as JSON to FILE");
+    audit->add_option("--randoms", out.audit.randoms, "random arrays per subject, beside the fixed battery (default 2000)");
+    audit->add_flag("--markdown", out.audit.markdown, "print this device's section of docs/audit.md");
+    audit->add_flag("--quick", out.audit.quick, "sample the strong_order claim (2^22 pairs) instead of every pair");
+    audit->add_flag("--shaders", out.audit.shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
+    audit->add_flag("--shaders-only", out.audit.shaders_only, "only the shader rows");
+    audit->add_flag("--frameworks-only", out.audit.frameworks_only, "only the frameworks' rows, through the adapters (docs/audit.md's per-machine section)");
+    audit->add_option("--adapter", out.audit.adapters, "also a framework through this adapter command (run as CMD CASES ANSWERS; adapters/README.md)");
+    audit->add_flag("--no-default-adapters", no_default_adapters, "leave out the repo's adapters (NumPy; with --device gpu PyTorch, JAX, CuPy, Triton)");
+    audit->add_option("--subject", out.audit.subject, "replay: run this one subject (its name as the audit prints it)");
+    audit->add_option("--case", out.audit.case_name, "replay: on this battery input (its name as the audit prints it)");
+    audit->add_option("--input", out.audit.input, "replay: on these bits, comma-separated hex (0xff800000,0xff800000)");
+    auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
+    mutants->add_option("--device", out.mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    mutants->add_option("--json", out.mutants_json, "also write the kill table as JSON to FILE");
+    mutants->add_flag("--markdown", out.markdown, "print the kill table as Markdown (for the README)");
+
+    auto* codes = app.add_subcommand("codes", "print every code of a format of 16 bits or fewer: the value and class the oracle decodes it to");
+    codes->add_option("--format", out.codes_format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(names.formats));
+    codes->add_option("--json", out.codes_json, "also write the table as JSON to FILE");
+
+    auto* check = app.add_subcommand("check", "check your own code: a shared library made with FLIPCHECK_EXPORT_SUBJECTS (--plugin), "
+                                              "or a compute shader through Vulkan (--shader)");
+    check->add_option("--plugin", out.check.plugin, "the shared library (FILE.so)");
+    check->add_option("--shader", out.check.shader, "an HLSL (.hlsl) or GLSL (.comp, .glsl) compute shader under flipcheck's convention (README)");
+    check->add_option("--entry", out.check.entry, "the shader's entry point (default main)");
+    check->add_option("--op", out.check.op, "a reducer shader: max or min");
+    check->add_option("--policy", out.check.policy, "a reducer shader: what it declares, e.g. nan=propagate,zero=ordered");
+    check->add_option("--workgroup", out.check.workgroup, "a reducer shader: all (each size it takes) or one size");
+    check->add_option("--define", out.check.defines, "a shader: NAME[=VALUE] for its preprocessor (repeatable)");
+    check->add_option("--lang", out.check.lang, "a shader: hlsl or glsl (default: from the file's name)");
+    check->add_flag("--mapping", out.check.mapping, "a shader that defines flipcheck_encode/flipcheck_decode: sweep its binary32 keys");
+    check->add_option("--keys", out.check.keys, "a shader mapping: BEGIN:END, whole multiples of 0x4000 (default all 2^32)");
+    check->add_option("--subject", out.check.subject, "only this subject (default: every one the library exports)");
+    check->add_option("--format", out.check.format, "require the subjects to be of this format")->check(CLI::IsMember(names.formats));
+    check->add_option("--device", out.check.device, "cpu or auto (subjects run on the host; see --help of the README)")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    check->add_option("--key", out.check.key, "a mapping: check every law at this key only");
+    check->add_option("--case", out.check.case_file, "a reducer: check only the case in FILE (as a failure prints it)");
+    check->add_flag("--all", out.check.all, "a mapping: find every failing key instead of stopping at the first failing chunk");
+    check->add_option("--seed", out.check.seed, "seed of the random stages (default 1)");
+    check->add_option("--cases", out.check.cases, "random arrays per reducer (default 2000)");
+    check->add_option("--json", out.check.json, "also write the verdicts as JSON to FILE");
+    check->add_option("--timeout", out.check.timeout, "seconds one call into a subject may take before it counts as hung (default 60; "
+                                               "a mapping's whole sweep is one call)")
+        ->check(seconds_check);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "flipcheck: {}\nRun `flipcheck --help` or `flipcheck list` for the valid choices.\n", e.what());
+        return 2;
+    }
+    if (const std::string empty = empty_value(app); !empty.empty()) {
+        fmt::print(stderr, "flipcheck: {} was given an empty value\n", empty);
+        return 2;
+    }
+    out.audit.default_adapters = !no_default_adapters;
+    using command = arguments::command;
+    out.what = *sweep ? command::sweep : *check ? command::check : *list ? command::list : *codes ? command::codes
+             : *audit ? command::audit : *mutants ? command::mutants : command::main_job;
+    return -1;
+}
+
+}  // namespace flipcheck::cli
