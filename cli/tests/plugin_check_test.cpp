@@ -154,8 +154,8 @@ TEST(plugin_check, a_sweep_that_answers_garbage_fails_without_reading_it) {
 // was checked, and exit 130 / 143, never 0.
 TEST(plugin_check, a_signal_stops_the_check_with_its_exit_code) {
     for (const auto& [sig, code] : {std::pair{"TERM", 143}, std::pair{"INT", 130}}) {
-        // A shell starts flipcheck on the hanging subject, signals it after a second, and exits with its status.
-        const auto r = run_misbehaving("check --plugin " + std::string(HANGING_PLUGIN) + " --timeout 600 & p=$!; sleep 1; kill -" +
+        // A shell starts flipcheck on the hanging subject, signals it after 3 s (started, even under load), and exits with its status.
+        const auto r = run_misbehaving("check --plugin " + std::string(HANGING_PLUGIN) + " --timeout 600 & p=$!; sleep 3; kill -" +
                                        sig + " $p; wait $p");
         EXPECT_EQ(r.exit_code, code) << sig << "\n" << r.output;
         EXPECT_TRUE(has(r.output, "verdict: INTERRUPTED: 0 of 0 subjects checked failed, 1 not checked")) << r.output;
