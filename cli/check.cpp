@@ -47,6 +47,18 @@ std::string repro(const check_args& a, const flipcheck_subject_v1& s, const std:
     return fmt::format("flipcheck check --plugin {} --subject {} {}", quote(a.plugin), quote(s.name), tail);
 }
 
+// A failing case goes to NAME.case in the current directory, and its repro line is printed; the
+// case's text is printed too, so nothing is lost if the file cannot be written.
+void print_case_repro(const check_args& a, const flipcheck_subject_v1& s, const std::string& text) {
+    const std::string file = std::string(s.name) + ".case";
+    try {
+        write_atomically("the case file " + file, file, text + "\n");
+        fmt::print("  repro: {}\n", repro(a, s, "--case " + quote(file)));
+    } catch (const input_error& e) {
+        fmt::print("  ({}; put the case into a file and pass it with --case)\n", e.what());
+    }
+}
+
 // A mapping: the sweep compiled into the library (exhaustive up to 32 bits, sampled for
 // binary64), stopping at the first failing chunk unless --all; or every law at --key.
 bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
@@ -118,13 +130,7 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
         nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", F::name},
                            {"declared", to_string(r.declared, r.arg)}, {"cases", r.cases()}, {"verdict", passed ? "pass" : "fail"}};
         if (r.failure) {
-            // The case goes to a file beside the current directory's others; the text is printed
-            // too, so nothing is lost if the file cannot be written.
-            const std::string file = std::string(s.name) + ".case";
-            std::ofstream f(file);
-            f << r.failure->replay << '\n';
-            if (f.good()) fmt::print("  repro: {}\n", repro(a, s, "--case " + quote(file)));
-            else fmt::print("  (could not write {}; put the case line above into a file and pass it with --case)\n", file);
+            print_case_repro(a, s, r.failure->replay);
             row["case"] = r.failure->replay;
             row["stage"] = to_string(r.failure->stage);
             row["explanation"] = r.failure->explanation;
@@ -227,13 +233,7 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
         }
         row["case"] = text;
         if (s.kind == flipcheck_kind_amax) return;  // an amax replays no --case: its line above is the array
-        const std::string file = std::string(s.name) + ".case";
-        try {
-            write_atomically("the case file " + file, file, text + "\n");
-            fmt::print("  repro: {}\n", repro(a, s, "--case " + quote(file)));
-        } catch (const input_error& e) {
-            fmt::print("  ({}; put the case into a file and pass it with --case)\n", e.what());
-        }
+        print_case_repro(a, s, text);
     });
     return row;
 }
