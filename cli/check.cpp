@@ -6,6 +6,9 @@
 #include "output.hpp"
 #include "stop.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -170,12 +173,15 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
     return passed;
 }
 
-// The smallest key whose one-key sweep crashes the subject, by halving [0, last] in fresh
-// processes (about 2 sweeps' time); nullopt if the crash does not follow a key.
-std::optional<std::uint64_t> crashing_key(const check_args& a, const flipcheck_subject_v1& s, std::uint64_t last) {
-    auto crashes = [&](std::uint64_t begin, std::uint64_t end) {
+// The smallest key on which the subject breaks (crashes, exits or throws), by halving [0, last] in
+// fresh processes (about 2 sweeps' time); nullopt if the breakage does not follow a key. A hang is
+// not looked for: each step would wait --timeout.
+std::optional<std::uint64_t> breaking_key(const check_args& a, const flipcheck_subject_v1& s, std::uint64_t last) {
+    auto breaks = [&](std::uint64_t begin, std::uint64_t end) {
         const auto o = isolated::run(
             [&] {
+                // The probes' own messages (a std::terminate's, 33 times over) would bury the report.
+                if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDERR_FILENO), ::close(null);
                 flipcheck_sweep_request_v1 q{};
                 q.limit = 1;
                 q.all = 1;
@@ -186,15 +192,19 @@ std::optional<std::uint64_t> crashing_key(const check_args& a, const flipcheck_s
                 return std::string();
             },
             a.timeout);
-        return o.how == isolated::outcome::end::crashed;
+        using ended = isolated::outcome::end;
+        return o.how == ended::crashed || o.how == ended::exited || o.how == ended::threw;
     };
-    std::uint64_t lo = 0, hi = last + 1;  // the crash is in [lo, hi)
+    std::uint64_t lo = 0, hi = last + 1;  // the breakage is in [lo, hi)
+    bool some_range_held = false;
     while (hi - lo > 1 && !stop) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (crashes(lo, mid)) hi = mid;
-        else lo = mid;
+        if (breaks(lo, mid)) hi = mid;
+        else lo = mid, some_range_held = true;
     }
-    if (stop || !crashes(lo, lo + 1)) return std::nullopt;
+    if (stop || !breaks(lo, lo + 1)) return std::nullopt;
+    // A subject that breaks on every range (a sweep that answers garbage) broke at no key of its own.
+    if (!some_range_held && (lo == last || breaks(last, last + 1))) return std::nullopt;
     return lo;
 }
 
@@ -206,14 +216,15 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
     const char* how = o.how == end::crashed ? "crashed" : o.how == end::exited ? "exited" : o.how == end::threw ? "threw" : "timed_out";
     nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)},
                        {"verdict", "fail"}, {"outcome", how}, {"what", o.what}, {"stage", o.stage}};
-    fmt::print("{} ({}): FAIL: it {}{}\n", s.name, plugin::kind_name(s.kind), o.what,
+    // what a subject threw or reported is its own sentence ("subject NAME failed: ..."); the rest say what "it" did
+    fmt::print("{} ({}): FAIL: {}{}{}\n", s.name, plugin::kind_name(s.kind), o.how == end::threw ? "" : "it ", o.what,
                o.stage.empty() ? "" : " during " + o.stage);
     plugin::with_format(s, [&]<class F>() {
         using S = typename F::storage;
         std::optional<std::uint64_t> key;
         if (plugin::is_mapping(s)) {
             if (o.has_input && o.bits.size() == 1) key = o.bits[0];
-            else if (o.how == end::crashed && F::width <= 32 && a.key.empty()) key = crashing_key(a, s, F::all_ones);
+            else if (o.how != end::timed_out && F::width <= 32 && a.key.empty()) key = breaking_key(a, s, F::all_ones);
             if (key) {
                 fmt::print("  on key {}\n  repro: {}\n", hex(*key, F::width), repro(a, s, "--key " + hex(*key, F::width)));
                 row["key"] = hex(*key, F::width);

@@ -11,8 +11,9 @@
 #include "audit.hpp"
 #include "check.hpp"
 #include "exit_code.hpp"
+#include "isolated.hpp"
 #include "output.hpp"
-#include "progress.hpp"
+#include "stop.hpp"
 #include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
@@ -85,6 +86,7 @@ int check_mapping_shader(const check_args& a, const sh::source& src) {
     const key_range keys = parse_keys(a.keys);
     if (keys.begin % 16384 || keys.end % 16384 || keys.end > (std::uint64_t(1) << 32) || keys.begin >= keys.end)
         throw input_error("--keys: a shader sweep takes [BEGIN, END) in whole multiples of 16384 (0x4000), up to 0x100000000");
+    isolated::note_stage("sweep");
     const auto r = sh::sweep_mapping(src, keys);
     fmt::print("{}\n", r.text());
     nlohmann::json row{{"shader", a.shader}, {"kind", "mapping"}, {"device", r.device}, {"keys", r.range.size()},
@@ -127,6 +129,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
     nlohmann::json rows = nlohmann::json::array();
     bool all_passed = true;
     for (std::uint32_t w : sizes) {
+        isolated::note_stage(fmt::format("workgroup {}", w));
         check_report r;
         if (!replay.empty()) {
             r = format == "binary32" ? [&] {
@@ -140,6 +143,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
             check_options o;
             o.seed = a.seed;
             o.random_cases = a.cases;
+            o.on_stage = [w](check_stage st) { isolated::note_stage(fmt::format("{} at workgroup {}", to_string(st), w)); };
             r = sh::check_shader(s, format, w, o);
         }
         fmt::print("{}\n", r.text());
@@ -171,20 +175,36 @@ int run_shader_check(const check_args& a) {
     if (!a.plugin.empty()) throw input_error("give --plugin or --shader, not both");
     if (a.mapping && !a.op.empty()) throw input_error("--mapping sweeps a mapping; --op is for a reducer: give one");
     if (!a.mapping && !a.keys.empty()) throw input_error("--keys is for a shader mapping (--mapping)");
-    try {
-        const sh::source src = source_of(a);
-        const heartbeat beat("shader " + a.shader);
-        return a.mapping ? check_mapping_shader(a, src) : check_reducer_shader(a, src);
-    } catch (const sh::compile_error& e) {
-        throw input_error(e.what());
-    } catch (const sh::vulkan_unavailable& e) {
-        // Not a skip: the user asked for this shader to run. Exit 3, as for a device that fails.
-        fmt::print(stderr, "flipcheck: no Vulkan device to run the shader on: {}\n", e.what());
-        return exit_device;
-    } catch (const sh::vulkan_error& e) {
-        fmt::print(stderr, "flipcheck: the Vulkan device failed: {}\n", e.what());
-        return exit_device;
+    // The compiler and the device run in a process of their own (isolated.hpp; Vulkan is first
+    // touched in the child, as it does not survive a fork): a shader that loops forever, or that
+    // crashes the compiler or the driver, is its check's failure, never a hang of flipcheck.
+    const isolated::outcome o = isolated::run(
+        [&] {
+            try {
+                const sh::source src = source_of(a);
+                return std::to_string(a.mapping ? check_mapping_shader(a, src) : check_reducer_shader(a, src));
+            } catch (const sh::compile_error& e) {
+                throw input_error(e.what());
+            } catch (const sh::vulkan_unavailable& e) {
+                // Not a skip: the user asked for this shader to run. Exit 3, as for a device that fails.
+                fmt::print(stderr, "flipcheck: no Vulkan device to run the shader on: {}\n", e.what());
+                return std::to_string(exit_device);
+            } catch (const sh::vulkan_error& e) {
+                fmt::print(stderr, "flipcheck: the Vulkan device failed: {}\n", e.what());
+                return std::to_string(exit_device);
+            }
+        },
+        a.timeout, "shader " + a.shader);
+    if (o.finished()) return std::stoi(o.result);
+    if (o.how == isolated::outcome::end::stopped) {
+        fmt::print("verdict: INTERRUPTED: the check of {} was stopped\n", a.shader);
+        return exit_for_stop();
     }
+    fmt::print("shader {}: FAIL: {}{}{}\n", a.shader, o.how == isolated::outcome::end::threw ? "" : "its check ", o.what,
+               o.stage.empty() ? "" : " during " + o.stage);
+    fmt::print("verdict: FAIL: the check of the shader did not finish\n");
+    json_file("--json", a.json).write("fail", {{"shader", a.shader}, {"what", o.what}, {"stage", o.stage}});
+    return exit_fail;
 }
 
 std::vector<audit_subject> shader_audit_subjects(std::vector<std::string>& versions) {

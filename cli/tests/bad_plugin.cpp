@@ -1,10 +1,13 @@
 // Broken plug-in libraries for plugin_check_test.cpp, one per BAD_PLUGIN value: 1-3 must be
-// refused with exit code 2 and a message that says why; 4-9 are subjects that misbehave while
-// checked (throw, crash, exit, hang, answer garbage), each that subject's failure: exit code 1.
+// refused with exit code 2 and a message that says why; 4-11 are subjects that misbehave while
+// checked (throw, crash, exit, hang, answer garbage), each that subject's failure: exit code 1;
+// 12 is one subject of every kind, each misbehaving as FLIPCHECK_TEST_MISBEHAVE says, so that the
+// test can try every (kind, behaviour) with one library.
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <stdexcept>
 
 #include "flipcheck/export.hpp"
@@ -123,4 +126,114 @@ struct crashing_amax {
     }
 };
 FLIPCHECK_EXPORT_SUBJECTS(crashing_amax);
+#elif BAD_PLUGIN == 12  // every kind, misbehaving on its trigger as FLIPCHECK_TEST_MISBEHAVE says
+namespace bad {
+// The trigger: a mapping's key 1.0f, a reducer's or atomic's array of 3 or more.
+[[gnu::noinline]] inline void misbehave() {
+    static const std::string_view how = [] {
+        const char* e = std::getenv("FLIPCHECK_TEST_MISBEHAVE");
+        return std::string_view(e ? e : "");
+    }();
+    if (how == "throw") throw std::runtime_error("the subject's own error");
+    if (how == "crash") std::raise(SIGSEGV);
+    if (how == "exit") std::exit(0);
+    if (how == "hang") {
+        static std::atomic<unsigned> spin{0};
+        for (;;) spin.fetch_add(1, std::memory_order_relaxed);
+    }
+}
+bool garbage() {
+    const char* e = std::getenv("FLIPCHECK_TEST_MISBEHAVE");
+    return e && std::string_view(e) == "garbage";
+}
+std::uint32_t key(std::uint32_t b) { return b >> 31 ? ~b : b | 0x80000000u; }
+using flipcheck::policy, flipcheck::nan_policy, flipcheck::zero_policy, flipcheck::tie_policy, flipcheck::reduce_op;
+constexpr policy undefined_nan{nan_policy::undefined, zero_policy::ordered, tie_policy::lowest_index};
+
+struct map {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "map";
+    static std::uint32_t encode(std::uint32_t b) {
+        if (b == 0x3f800000u) misbehave();
+        return key(b);
+    }
+    static std::uint32_t decode(std::uint32_t k) { return k >> 31 ? k & 0x7fffffffu : ~k; }
+};
+struct value {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "value";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared = undefined_nan;
+    static std::optional<std::uint32_t> reduce(std::span<const std::uint32_t> xs) {
+        if (xs.size() >= 3) misbehave();
+        if (xs.empty()) return std::nullopt;
+        if (garbage()) return 0x7f812345u;  // in no array flipcheck makes
+        std::uint32_t best = xs[0];
+        for (std::uint32_t x : xs) best = key(x) > key(best) ? x : best;
+        return best;
+    }
+};
+struct index {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "index";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared = undefined_nan;
+    static std::optional<std::size_t> arg_reduce(std::span<const std::uint32_t> xs) {
+        if (xs.size() >= 3) misbehave();
+        if (xs.empty()) return std::nullopt;
+        if (garbage()) return xs.size() + 5;  // past the end of the array
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < xs.size(); ++i) best = key(xs[i]) > key(xs[best]) ? i : best;
+        return best;
+    }
+};
+// The atomics count their updates: the third misbehaves.
+inline thread_local unsigned updates = 0;
+struct atomic {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "atomic";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared{nan_policy::undefined, zero_policy::ordered, tie_policy::any};
+    static std::uint32_t init() noexcept {
+        updates = 0;
+        return 0;
+    }
+    template <class Word>
+    static void update(Word& w, std::uint32_t bits) {
+        if (++updates >= 3) misbehave();
+        w.fetch_max(key(bits));
+    }
+    static std::uint32_t result(std::uint32_t word) noexcept { return garbage() ? 0x7f812345u : decode_key(word); }
+    static std::uint32_t decode_key(std::uint32_t k) noexcept { return k >> 31 ? k & 0x7fffffffu : ~k; }
+};
+struct arg_atomic {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "arg_atomic";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr policy declared = undefined_nan;
+    static std::uint64_t init() noexcept {
+        updates = 0;
+        return 0;
+    }
+    template <class Word>
+    static void update(Word& w, std::uint32_t bits, std::uint32_t i) {
+        if (++updates >= 3) misbehave();
+        w.fetch_max(std::uint64_t(key(bits)) << 32 | std::uint32_t(~i));
+    }
+    static std::uint32_t index(std::uint64_t word) noexcept { return garbage() ? 0x7fffffffu : ~std::uint32_t(word); }
+};
+struct absmax {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "amax";
+    static constexpr nan_policy declared = nan_policy::propagate;
+    static std::uint32_t amax(std::span<const std::uint32_t> xs) {
+        if (xs.size() >= 3) misbehave();
+        if (garbage()) return 0xdeadbeefu;  // a negative NaN: no |x| is that
+        std::uint32_t best = 0;
+        for (std::uint32_t x : xs) best = (x & 0x7fffffffu) > best ? (x & 0x7fffffffu) : best;
+        return best;
+    }
+};
+}  // namespace bad
+FLIPCHECK_EXPORT_SUBJECTS(bad::map, bad::value, bad::index, bad::atomic, bad::arg_atomic, bad::absmax);
 #endif

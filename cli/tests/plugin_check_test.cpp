@@ -121,6 +121,55 @@ TEST(plugin_check, a_subject_that_crashes_exits_or_hangs_fails_with_its_input_an
     }
 }
 
+// Every kind of subject (one library, misbehaving as FLIPCHECK_TEST_MISBEHAVE says): whatever it
+// does on its trigger is that subject's failure, exit code 1, with the input it was given and, but
+// for an amax or a hang, a replay that fails the same way again.
+TEST(plugin_check, every_kind_that_throws_crashes_exits_hangs_or_answers_garbage_fails_with_its_input) {
+    const std::string lib = EVERY_KIND_PLUGIN;
+    struct kind {
+        std::string subject, name;
+    };
+    const kind kinds[] = {{"map", "mapping"},   {"value", "reducer"},
+                          {"index", "arg reducer"}, {"atomic", "atomic strategy"},
+                          {"arg_atomic", "arg atomic strategy"}, {"amax", "amax"}};
+    const std::pair<std::string, std::string> behaviours[] = {
+        {"throw", "the subject's own error"},
+        {"crash", "it was killed by signal 11 (Segmentation fault)"},
+        {"exit", "it ended the process (exit status 0) before its check was done"},
+        {"hang", "it did not return within --timeout 1 s (killed)"},
+        {"garbage", ""},
+    };
+    for (const auto& [how, what] : behaviours)
+        for (const auto& k : kinds) {
+            if (how == "garbage" && k.subject == "map") continue;  // a mapping's garbage is its sweep's: GARBAGE_PLUGIN
+            SCOPED_TRACE(how + " " + k.subject);
+            const std::string env = "ASAN_OPTIONS=handle_segv=0 FLIPCHECK_TEST_MISBEHAVE=" + how;
+            const std::string only = " --subject " + k.subject + (k.subject == "map" ? " --key 0x3f800000" : "");
+            const auto r = flipcheck::test::run_flipcheck_env(env, "check --plugin " + lib + only + " --timeout 1");
+            EXPECT_EQ(r.exit_code, 1) << r.output;
+            EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subjects checked failed")) << r.output;
+            if (how == "garbage") {
+                EXPECT_TRUE(has(r.output, k.subject + " (binary32 ") || has(r.output, k.subject + " (amax, binary32")) << r.output;
+                EXPECT_TRUE(has(r.output, "): FAIL after ")) << r.output;
+                continue;
+            }
+            EXPECT_TRUE(has(r.output, k.subject + " (" + k.name + "): FAIL: ")) << r.output;
+            // A mapping runs inside the sweep's noexcept law code: what it throws ends its process
+            // (std::terminate), a crash like any other, still found at its key.
+            EXPECT_TRUE(has(r.output, k.subject == "map" && how == "throw" ? "it was killed by signal 6 (Aborted)" : what)) << r.output;
+            if (k.subject == "map") {
+                EXPECT_TRUE(has(r.output, "on key 0x3f800000")) << r.output;
+                continue;
+            }
+            EXPECT_TRUE(has(r.output, "  on binary32: 0x")) << r.output;
+            if (k.subject == "amax" || how == "hang") continue;
+            const auto again = flipcheck::test::run_flipcheck_env(env, "check --plugin " + lib + " --subject " + k.subject + " --case " +
+                                                                                k.subject + ".case");
+            EXPECT_EQ(again.exit_code, 1) << again.output;
+            EXPECT_TRUE(has(again.output, what + " during replay")) << again.output;
+        }
+}
+
 TEST(plugin_check, a_mapping_that_crashes_on_one_key_is_found_at_that_key) {
     const auto r = run_misbehaving("check --plugin " + std::string(CRASHING_MAPPING_PLUGIN));
     EXPECT_EQ(r.exit_code, 1) << r.output;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 
 #include "../../shader/tests/device.hpp"
 #include "run_command.hpp"
@@ -64,6 +65,33 @@ TEST(shader_check, bad_input_is_refused_with_exit_code_2) {
         EXPECT_TRUE(has(r.output, "flipcheck: ")) << args << "\n" << r.output;
     }
     EXPECT_TRUE(has(run_flipcheck("check --shader broken_shader.comp --op max --policy nan=propagate").output, "nope"));
+    // glslang itself only warns about a missing entry point: said as such, not as a workgroup too small.
+    std::ofstream("empty.hlsl") << "";
+    for (const auto& [args, said] : {std::pair{std::string("check --shader empty.hlsl --op max --policy nan=propagate"),
+                                               std::string("empty.hlsl has no entry point named 'main'")},
+                                     std::pair{"check --shader " + right + " --entry nosuch --op max --policy nan=propagate",
+                                               std::string("has no entry point named 'nosuch'")}}) {
+        const auto r = run_flipcheck(args);
+        EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+        EXPECT_TRUE(has(r.output, said)) << args << "\n" << r.output;
+    }
+}
+
+// The shader's check runs in a process of its own: a shader that never returns (here on 1.0) is
+// killed at --timeout and fails, where it would hang flipcheck with the device.
+TEST(shader_check, a_shader_that_never_returns_fails_at_its_timeout) {
+    FLIPCHECK_VULKAN_OR_SKIP(vk);
+    std::ifstream in(examples + "max_keys.hlsl");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string before = "    if (isnan(asfloat(bits)))";
+    ASSERT_NE(text.find(before), std::string::npos);
+    text.replace(text.find(before), 0, "    uint spin;\n    while (asfloat(bits) == 1.0f) { InterlockedAdd(best, 0, spin); }\n");
+    std::ofstream("spins_on_one.hlsl") << text;
+    const auto r = run_flipcheck("check --shader spins_on_one.hlsl --op max --policy nan=propagate --workgroup 64 --timeout 3");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "shader spins_on_one.hlsl: FAIL: its check did not return within --timeout 3 s (killed) during "))
+        << r.output;
+    EXPECT_TRUE(has(r.output, "verdict: FAIL")) << r.output;
 }
 
 TEST(shader_check, no_vulkan_device_is_exit_code_3_not_a_pass) {

@@ -2,6 +2,7 @@
 
 #include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
+#include <glslang/MachineIndependent/localintermediate.h>  // getNumEntryPoints
 #include <glslang/SPIRV/GlslangToSpv.h>
 
 #include <mutex>
@@ -46,6 +47,10 @@ std::vector<std::uint32_t> compile(const source& s) {
     if (!program.link(messages)) throw compile_error(s.name + " does not link (glslang):\n" + program.getInfoLog());
     if (!program.getIntermediate(EShLangCompute))
         throw compile_error(s.name + ": glslang produced no compute stage (is it a compute shader?)");
+    // glslang only warns when the entry point is missing (an empty file, a misspelt --entry) and
+    // makes an empty one of 1x1x1 invocations, which would be reported as a workgroup too small.
+    if (program.getIntermediate(EShLangCompute)->getNumEntryPoints() == 0)
+        throw compile_error(s.name + " has no entry point named '" + s.entry + "' (is the file empty? name another with --entry NAME)");
     std::vector<std::uint32_t> spirv;
     spv::SpvBuildLogger logger;
     glslang::SpvOptions options;
