@@ -130,6 +130,9 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
         }
         passed = r.passed();
         fmt::print("{} ({})\n", r.text(), plugin::kind_name(s.kind));
+        if (s.kind == flipcheck_kind_atomic || s.kind == flipcheck_kind_arg_atomic)
+            fmt::print("  (whole updates only: the plug-in ABI v1 cannot step a strategy's loads and CASes; "
+                       "FLIPCHECK_CHECK_ATOMIC's interleaved_steps does)\n");
         nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", F::name},
                            {"declared", to_string(r.declared, r.arg)}, {"cases", r.cases()}, {"verdict", passed ? "pass" : "fail"}};
         if (r.failure) {

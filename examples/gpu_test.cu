@@ -54,6 +54,7 @@ struct kernel_max {
 FLIPCHECK_GPU_CHECK_MAPPING(FloatKey, my::float_key);
 FLIPCHECK_GPU_CHECK_ATOMIC(AtomicMaxFloat, my::atomic_max_float);
 FLIPCHECK_GPU_CHECK_ATOMIC(AtomicArgmaxFloat, my::atomic_argmax_float);
+FLIPCHECK_GPU_CHECK_ATOMIC(CasMaxFloat, my::cas_max_float);
 FLIPCHECK_GPU_CHECK_REDUCER(KernelMax, my::kernel_max);
 
 // The same checks must fail on known-wrong code, in every launch shape.

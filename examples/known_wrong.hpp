@@ -29,6 +29,24 @@ struct atomic_max_ge0 : my::atomic_max_float {
     }
 };
 
+// The CAS loop of my::cas_max_float deciding with the value it read before the loop: when another
+// thread raises the word between this thread's load and its CAS, the retry overwrites the higher
+// value with its own (a lost update). Replayed one whole update at a time it is right; only
+// flipcheck's interleaved_steps stage, stepping each load and CAS, sees it.
+struct cas_max_stale : my::cas_max_float {
+    static constexpr std::string_view name = "cas_max_stale";
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint32_t bits) noexcept {
+        const std::uint32_t key = my::float_key::encode(bits), first = w.load();
+        std::uint32_t seen = first;
+        while (key > first) {  // the bug: `first`, not `seen`
+            const std::uint32_t old = w.cas(seen, key);
+            if (old == seen) break;
+            seen = old;
+        }
+    }
+};
+
 // std::max as the fold, claiming NaN propagation: a NaN after the first element is lost.
 struct max_std_fold {
     using format = flipcheck::binary32;

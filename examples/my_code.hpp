@@ -54,6 +54,45 @@ struct atomic_max_float {
     MY_HD static std::uint32_t result(std::uint32_t word) noexcept { return word; }
 };
 
+// atomicMax for floats as a compare-and-swap loop on the keys of float_key (the form for a word
+// that has no atomic max, and for a combining step that is not a max). The loop goes on while the
+// word it last saw is below the key: what the failed CAS returned is the value to beat next.
+struct cas_max_float {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "cas_max_float";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::undefined, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    MY_HD static constexpr std::uint32_t init() noexcept { return 0; }  // below every key
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint32_t bits) noexcept {
+        const std::uint32_t key = float_key::encode(bits);
+        std::uint32_t seen = w.load();
+        while (key > seen) {
+            const std::uint32_t old = w.cas(seen, key);
+            if (old == seen) break;
+            seen = old;
+        }
+    }
+    MY_HD static std::uint32_t result(std::uint32_t word) noexcept { return float_key::decode(word); }
+};
+
+// bfloat16 max with its keys in a 32-bit word: a GPU has 32-bit atomicMax but no 16-bit one. The
+// word is the type init() returns; flipcheck runs the strategy on that type.
+struct bf16_max_in_32_bits {
+    using format = flipcheck::bfloat16;
+    static constexpr std::string_view name = "bf16_max_in_32_bits";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::undefined, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    MY_HD static constexpr std::uint32_t init() noexcept { return 0; }
+    template <class Word>
+    MY_HD static void update(Word& w, std::uint16_t bits) noexcept {
+        w.fetch_max(float_key::encode(std::uint32_t(bits) << 16));  // a bfloat16 is a binary32's top half
+    }
+    MY_HD static std::uint16_t result(std::uint32_t word) noexcept { return std::uint16_t(float_key::decode(word) >> 16); }
+};
+
 // argmax in one 64-bit atomicMax: the float's key above, the inverted index below, so that the
 // lowest index wins a tie. NaNs sort by their key (totalOrder).
 struct atomic_argmax_float {

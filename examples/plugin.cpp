@@ -4,4 +4,5 @@
 
 #include "my_code.hpp"
 
-FLIPCHECK_EXPORT_SUBJECTS(my::float_key, my::atomic_max_float, my::atomic_argmax_float, my::max_propagate, my::nanargmin, my::amax_f32);
+FLIPCHECK_EXPORT_SUBJECTS(my::float_key, my::atomic_max_float, my::atomic_argmax_float, my::cas_max_float, my::bf16_max_in_32_bits,
+                          my::max_propagate, my::nanargmin, my::amax_f32);

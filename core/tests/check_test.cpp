@@ -63,9 +63,10 @@ void for_each_instance(Fn&& f) {
 TEST(Check, every_registry_reducer_passes) {
     fc::registry::for_each<fc::registry::reducers>([]<class E>() {
         for_each_instance<E>([]<class R>() {
-            const fc::check_report r = fc::check(subject<R>(E::name), quick());
+            const auto s = subject<R>(E::name);
+            const fc::check_report r = fc::check(s, quick());
             EXPECT_TRUE(r.passed()) << r.text();
-            EXPECT_EQ(r.stages.size(), 4u) << r.text();
+            EXPECT_EQ(r.stages.size(), s.run_steps ? 5u : 4u) << r.text();  // an atomic strategy's steps too
         });
     });
 }
@@ -178,6 +179,98 @@ TEST(Check, interleavings_are_reported_and_replayed) {
     ASSERT_FALSE(r.passed());
     const auto [xs, order] = fc::parse_case<fc::binary32>(r.failure->replay);
     EXPECT_FALSE(fc::check_case(fc::subject_of<R>(), xs, order).passed());
+}
+
+// ---- interleaved_steps: atomic steps, not whole updates ----------------------------------------
+
+namespace {
+constexpr std::uint32_t key_of(std::uint32_t b) { return b >> 31 ? ~b : b | 0x80000000u; }
+constexpr std::uint32_t bits_of(std::uint32_t k) { return k >> 31 ? k & 0x7fffffffu : ~k; }
+
+// A compare-and-swap max on keys. Stale decides whether to go on from the value read before the
+// loop, so an update that lands between its load and its CAS is overwritten (a lost update);
+// Spin never refreshes what it compares against, so once another thread moves the word it retries
+// for ever. Replaying whole updates, both are right: each runs alone from load to CAS.
+enum class cas_bug { none, stale, spin };
+template <cas_bug Bug>
+struct cas_max {
+    using format = fc::binary32;
+    static constexpr std::string_view name = "cas_max";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr fc::policy declared{fc::nan_policy::undefined, fc::zero_policy::ordered, fc::tie_policy::any};
+    static constexpr std::uint32_t init() noexcept { return 0; }
+    template <class Word>
+    static void update(Word& w, std::uint32_t bits) noexcept {
+        const std::uint32_t key = key_of(bits), first = w.load();
+        std::uint32_t seen = first;
+        while (key > (Bug == cas_bug::stale ? first : seen)) {
+            const std::uint32_t old = w.cas(seen, key);
+            if (old == seen) break;
+            if (Bug != cas_bug::spin) seen = old;
+        }
+    }
+    static std::uint32_t result(std::uint32_t word) noexcept { return bits_of(word); }
+};
+
+// bfloat16 max with its keys in a 32-bit word (a GPU has no 16-bit atomic max): right, and was
+// once refused on the CPU, which ran it on a 16-bit word.
+struct bf16_max_on_32_bits {
+    using format = fc::bfloat16;
+    static constexpr std::string_view name = "bf16_max_on_32_bits";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr fc::policy declared{fc::nan_policy::undefined, fc::zero_policy::ordered, fc::tie_policy::any};
+    static constexpr std::uint32_t init() noexcept { return 0; }
+    template <class Word>
+    static void update(Word& w, std::uint16_t bits) noexcept {
+        w.fetch_max(key_of(std::uint32_t(bits) << 16));
+    }
+    static std::uint16_t result(std::uint32_t word) noexcept { return std::uint16_t(bits_of(word) >> 16); }
+};
+}  // namespace
+
+TEST(Check, a_cas_loop_that_loses_an_update_fails_only_in_interleaved_steps_and_replays) {
+    fc::check_options o = quick();
+    const fc::check_report r = fc::check_atomic<cas_max<cas_bug::stale>>(o);
+    ASSERT_FALSE(r.passed()) << r.text();
+    EXPECT_EQ(r.failure->stage, fc::check_stage::interleaved_steps) << r.text();
+    EXPECT_EQ(r.failure->input.size(), 2u) << r.text();  // two threads are enough
+    EXPECT_NE(r.failure->replay.find(" steps "), std::string::npos) << r.text();
+    EXPECT_NE(r.text().find("in the atomic steps"), std::string::npos) << r.text();
+    const auto [xs, order] = fc::parse_case<fc::binary32>(r.failure->replay);
+    ASSERT_TRUE(fc::is_step_schedule(order));
+    const fc::check_report again = fc::check_case(fc::subject_of<cas_max<cas_bug::stale>>(), xs, order);
+    EXPECT_FALSE(again.passed()) << again.text();
+    EXPECT_EQ(again.failure->replay, r.failure->replay);
+    // The right loop passes every stage, interleaved_steps included.
+    const fc::check_report right = fc::check_atomic<cas_max<cas_bug::none>>(o);
+    EXPECT_TRUE(right.passed()) << right.text();
+    EXPECT_EQ(right.stages.size(), 5u) << right.text();
+}
+
+TEST(Check, a_cas_loop_that_retries_for_ever_is_a_livelock) {
+    fc::check_options o = quick();
+    o.stages = {fc::check_stage::interleaved_steps};
+    const fc::check_report r = fc::check_atomic<cas_max<cas_bug::spin>>(o);
+    ASSERT_FALSE(r.passed()) << r.text();
+    EXPECT_NE(r.failure->explanation.find("did not finish within 4096 atomic steps"), std::string::npos) << r.text();
+}
+
+TEST(Check, a_strategy_runs_on_the_word_its_init_returns) {
+    const fc::check_report r = fc::check_atomic<bf16_max_on_32_bits>(quick());
+    EXPECT_TRUE(r.passed()) << r.text();
+}
+
+TEST(Check, a_step_schedule_reads_back_and_bad_ones_are_refused) {
+    using F = fc::binary32;
+    const auto [xs, order] = fc::parse_case<F>("binary32: 0x1, 0x2 steps 0,1,1,0");
+    EXPECT_EQ(order, (std::vector<std::size_t>{fc::step_schedule, 0, 1, 1, 0}));
+    EXPECT_EQ(fc::format_case<F>(xs, order), "binary32: 0x00000001,0x00000002 steps 0,1,1,0");
+    EXPECT_THROW(fc::parse_case<F>("0x1 0x2 steps 2"), fc::input_error);  // no third thread
+    EXPECT_THROW(fc::parse_case<F>("0x1 0x2 steps"), fc::input_error);
+    // A thread that is not waiting at a step (it has finished) is refused as the replay runs.
+    EXPECT_THROW(fc::check_case(fc::subject_of<cas_max<cas_bug::none>>(), std::vector<std::uint32_t>{1, 2},
+                                std::vector<std::size_t>{fc::step_schedule, 0, 0, 0, 0}),
+                 fc::input_error);
 }
 
 TEST(Check, parse_case_rejects_bad_text) {

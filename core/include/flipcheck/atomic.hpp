@@ -217,6 +217,20 @@ struct widened : A {
     FLIPCHECK_HD static S result(std::uint32_t word) noexcept { return S(A::result(narrow(word))); }
 };
 
+// The word a strategy runs on: the type its init() returns (a bfloat16 strategy may keep its keys
+// in a 32-bit word), or the format's storage for one without init() (P3008's atomic_ref).
+template <class R, class Fallback>
+struct word_type {
+    using type = Fallback;
+};
+template <class R, class Fallback>
+    requires requires { R::init(); }
+struct word_type<R, Fallback> {
+    using type = std::remove_cvref_t<decltype(R::init())>;
+};
+template <class R, class Fallback>
+using word_of = typename word_type<R, Fallback>::type;
+
 // One reducer of registry.hpp's atomic shape over xs on a CPU word, one atomic step per element
 // in the order given (indices into xs): the answer's bits (a value reducer) or index (an arg
 // reducer), nothing for an empty input. Every CPU driver (the main job, the mutant zoo, the
@@ -226,16 +240,17 @@ auto replay(std::span<const S> xs, std::span<const std::size_t> order) {
     if constexpr (requires { &R::index; }) {
         std::optional<std::size_t> out;
         if (xs.empty()) return out;
-        sequential_word<std::uint64_t> w{R::init()};
+        sequential_word<word_of<R, std::uint64_t>> w{R::init()};
         for (std::size_t i : order) R::update(w, xs[i], std::uint32_t(i));
         out = std::size_t(R::index(w.value));
         return out;
     } else {
         std::optional<S> out;
         if (xs.empty()) return out;
-        S init = xs[0];  // without init() (P3008), the object holds the first element before any fetch
-        if constexpr (requires { R::init(); }) init = S(R::init());
-        sequential_word<S> w{init};
+        using W = word_of<R, S>;
+        W init = W(xs[0]);  // without init() (P3008), the object holds the first element before any fetch
+        if constexpr (requires { R::init(); }) init = R::init();
+        sequential_word<W> w{init};
         for (std::size_t i : order) R::update(w, xs[i]);
         if constexpr (requires { R::result(w.value); }) out = S(R::result(w.value));
         else out = w.value;

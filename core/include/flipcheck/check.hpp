@@ -16,6 +16,13 @@
 //                       far end, the middle or a boundary; only zeros; NaNs at block boundaries.
 // An atomic strategy is replayed on a sequential_word (one atomic step per element), each array in
 // several interleavings; the battery's ordered tuples are every interleaving of its multisets.
+// Then, for a strategy checked in this process (subject_of), a fifth stage:
+//   interleaved_steps   each element a simulated thread, each operation on the word a step
+//                       (interleaving.hpp): every schedule of every pair of a dozen edge values and
+//                       of triples of five, then random schedules of random arrays of 2 to 6. It
+//                       finds what whole updates cannot: a compare-and-swap loop that loses an
+//                       update, a load then a store, a retry that never ends (a livelock).
+//                       Exhaustive over those arrays' schedules; sampled beyond.
 // A failure is shrunk (fewer elements, then simpler bits, draw.hpp's order) while it still fails,
 // and reported with bits, value, class and law, and with a replay string (format_case) that
 // parse_case reads back: the RapidCheck macros and `flipcheck check --case` take it.
@@ -38,6 +45,7 @@
 #include "flipcheck/draw.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/error.hpp"
+#include "flipcheck/interleaving.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/policy.hpp"
@@ -65,7 +73,7 @@ concept arg_reducer_function = format<typename R::format> && requires(std::span<
     { R::arg_reduce(xs) } -> std::same_as<std::optional<std::size_t>>;
 };
 
-enum class check_stage : std::uint8_t { edge_battery, random_arrays, order_independence, large_arrays, replay };
+enum class check_stage : std::uint8_t { edge_battery, random_arrays, order_independence, large_arrays, replay, interleaved_steps };
 constexpr std::string_view to_string(check_stage s) noexcept {
     switch (s) {
         case check_stage::edge_battery: return "edge_battery";
@@ -73,6 +81,7 @@ constexpr std::string_view to_string(check_stage s) noexcept {
         case check_stage::order_independence: return "order_independence";
         case check_stage::large_arrays: return "large_arrays";
         case check_stage::replay: return "replay";
+        case check_stage::interleaved_steps: return "interleaved_steps";
     }
     return "?";
 }
@@ -103,11 +112,20 @@ struct reducer_subject {
     bool arg = false;
     bool interleaved = false;
     std::function<std::optional<std::uint64_t>(std::span<const S> xs, std::span<const std::size_t> order)> run;
+    // Optional, for an atomic strategy run in this process: xs with each element a simulated
+    // thread whose every word operation is a step, stepped as the plan says (interleaving.hpp).
+    std::function<std::pair<std::optional<std::uint64_t>, atomic::step_trace>(std::span<const S> xs, const atomic::step_plan&)>
+        run_steps;
     // Optional, for a subject that is not interleaved: the answers for many arrays in one call,
     // each as run would give it (a GPU subject launches them together). The checker then sends the
     // battery's and the random stages' arrays in batches, and single arrays to `run` to shrink.
     std::function<std::vector<std::optional<std::uint64_t>>(const std::vector<std::vector<S>>&)> run_batch;
 };
+
+// An order that is a schedule of atomic steps (the interleaved_steps stage) rather than a
+// permutation of whole updates: this marker, then the element whose thread takes each step.
+inline constexpr std::size_t step_schedule = ~std::size_t(0);
+inline bool is_step_schedule(std::span<const std::size_t> order) noexcept { return !order.empty() && order[0] == step_schedule; }
 
 // What one check found. Plain data, format-free (bits as 64-bit words), so a command-line driver
 // prints it whatever the subject's format.
@@ -124,7 +142,7 @@ struct check_report {
     struct failure_info {
         check_stage stage;
         std::vector<std::uint64_t> input;   // shrunk
-        std::vector<std::size_t> order;     // the interleaving (atomic strategies), else empty
+        std::vector<std::size_t> order;     // the interleaving (atomic strategies; a step_schedule), else empty
         counterexample law{};               // reducer_agreement or arg_reducer_agreement
         std::size_t original_length = 0;    // before shrinking
         std::string explanation;            // describe_reducer_failure
@@ -151,7 +169,12 @@ struct check_report {
         if (failure) {
             s += "\n  " + std::string(to_string(failure->law.law)) + " fails in " + std::string(to_string(failure->stage)) +
                  ": " + failure->explanation;
-            if (!failure->order.empty()) {
+            if (is_step_schedule(failure->order)) {
+                s += "\n  in the atomic steps (each the element whose thread took it, first step first):";
+                for (std::size_t k = 1; k < failure->order.size(); ++k) s += " " + std::to_string(failure->order[k]);
+                s += failure->order.size() > 1 ? ", then" : "";
+                s += " each step to the lowest element whose thread waits for one";
+            } else if (!failure->order.empty()) {
                 s += "\n  in the interleaving (element indices, first update first):";
                 for (std::size_t i : failure->order) s += " " + std::to_string(i);
             }
@@ -168,6 +191,11 @@ struct check_report {
 template <format F>
 std::string format_case(std::span<const typename F::storage> xs, std::span<const std::size_t> order) {
     std::string s = std::string(F::name) + ": " + bits_list<F>(xs);
+    if (is_step_schedule(order)) {
+        s += " steps ";
+        for (std::size_t k = 1; k < order.size(); ++k) s += (k > 1 ? "," : "") + std::to_string(order[k]);
+        return s;
+    }
     bool identity = true;
     for (std::size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == i;
     if (!identity) {
@@ -177,7 +205,7 @@ std::string format_case(std::span<const typename F::storage> xs, std::span<const
     return s;
 }
 
-// Reads format_case's text back: "[format:] bits[, bits...] [order i,j,...]", bits in hex
+// Reads format_case's text back: "[format:] bits[, bits...] [order i,j,...|steps t,t,...]", bits in hex
 // (0x...) or decimal, separated by commas, spaces or newlines. Throws input_error on anything else.
 template <format F>
 std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case(std::string_view text) {
@@ -211,8 +239,16 @@ std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case
     };
     std::vector<S> xs;
     std::vector<std::size_t> order;
-    for (; w < words.size() && words[w] != "order"; ++w) xs.push_back(S(number(words[w], F::all_ones, "bits")));
-    if (w < words.size()) {
+    for (; w < words.size() && words[w] != "order" && words[w] != "steps"; ++w) xs.push_back(S(number(words[w], F::all_ones, "bits")));
+    if (w < words.size() && words[w] == "steps") {  // checked as it replays: each must be a thread waiting at a step
+        order.push_back(step_schedule);
+        for (++w; w < words.size(); ++w) {
+            order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
+            if (order.back() >= xs.size())
+                throw input_error("the case's steps name element " + words[w] + ", but the array has " + std::to_string(xs.size()));
+        }
+        if (order.size() == 1) throw input_error("the case says steps but lists none");
+    } else if (w < words.size()) {
         for (++w; w < words.size(); ++w) order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
         std::vector<bool> seen(xs.size(), false);
         bool permutation = order.size() == xs.size();
@@ -249,12 +285,13 @@ public:
 
     check_report run() {
         const auto t0 = std::chrono::steady_clock::now();
-        const check_stage all[] = {check_stage::edge_battery, check_stage::random_arrays, check_stage::order_independence,
-                                   check_stage::large_arrays};
+        const check_stage all[] = {check_stage::edge_battery, check_stage::random_arrays, check_stage::interleaved_steps,
+                                   check_stage::order_independence, check_stage::large_arrays};
         std::vector<check_stage> stages = o_.stages.empty() ? std::vector<check_stage>(std::begin(all), std::end(all)) : o_.stages;
         for (check_stage s : stages) {
             if (s == check_stage::large_arrays && o_.large_cases == 0) continue;
             if (s == check_stage::replay) continue;
+            if (s == check_stage::interleaved_steps && !r_.run_steps) continue;  // only a strategy run here has steps
             stage_ = s;
             if (o_.on_stage) o_.on_stage(s);
             rep_.stages.push_back({s, 0});
@@ -264,6 +301,7 @@ public:
                 case check_stage::random_arrays: ok = random_arrays(); break;
                 case check_stage::order_independence: ok = reorderings(); break;
                 case check_stage::large_arrays: ok = large_arrays(); break;
+                case check_stage::interleaved_steps: ok = interleaved_steps(); break;
                 case check_stage::replay: break;
             }
             if (!ok) break;
@@ -285,7 +323,26 @@ private:
     // The oracle's verdict on one run of the subject: a counterexample, or nothing.
     std::optional<counterexample> fails(std::span<const S> xs, std::span<const std::size_t> order) {
         ++rep_.stages.back().cases;
-        return judge(xs, r_.run(xs, order));
+        livelock_ = false;
+        if (!is_step_schedule(order)) return judge(xs, r_.run(xs, order));
+        if (!r_.run_steps)
+            throw input_error("the case lists atomic steps, which only a strategy checked in this process replays (the "
+                              "FLIPCHECK_CHECK_ATOMIC macros, check_atomic); drop its `steps` list to replay whole updates");
+        atomic::step_plan plan;
+        plan.prefix.assign(order.begin() + 1, order.end());
+        const auto [got, trace] = r_.run_steps(xs, plan);
+        return stepped_verdict(xs, got, trace);
+    }
+    // A stepped run's verdict: the oracle's, or a failure of its own for a run that never finished.
+    std::optional<counterexample> stepped_verdict(std::span<const S> xs, const std::optional<std::uint64_t>& got,
+                                                  const atomic::step_trace& trace) {
+        livelock_ = !trace.finished;
+        if (!livelock_) return judge(xs, got);
+        counterexample c{};  // whatever the oracle wants, a run that never ends gives no answer
+        c.law = r_.arg ? law_id::arg_reducer_agreement : law_id::reducer_agreement;
+        c.key = xs.size();
+        c.actual_empty = true;
+        return c;
     }
     std::optional<counterexample> judge(std::span<const S> xs, const std::optional<std::uint64_t>& got) {
         using L = reducer_laws<F>;
@@ -494,12 +551,120 @@ private:
         return flush();
     }
 
+    // ---- interleaved_steps: every schedule of small arrays, then random schedules -------------
+    // The values whose pairs are stepped: zero, the smallest subnormal, one, the largest finite,
+    // infinity and the quiet NaN, of both signs (what the format has of them).
+    static std::vector<S> step_values() {
+        std::vector<S> v;
+        for (S sign : {S(0), F::sign_mask})
+            for (S b : {F::zero, F::denorm_min, F::one, F::max_finite, F::infinity, F::quiet_nan}) v.push_back(S(b | sign));
+        const auto edges = edge_values<F>();  // only codes the format has
+        std::erase_if(v, [&](S b) { return std::find(edges.begin(), edges.end(), b) == edges.end(); });
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        return v;
+    }
+    static std::vector<std::size_t> schedule_of(std::span<const std::size_t> steps) {
+        std::vector<std::size_t> o{step_schedule};
+        o.insert(o.end(), steps.begin(), steps.end());
+        return o;
+    }
+    // The first failing schedule of xs, visiting at most max_runs of them (each a case).
+    std::optional<std::pair<std::vector<std::size_t>, counterexample>> failing_schedule(const std::vector<S>& xs, std::size_t max_runs) {
+        std::optional<std::pair<std::vector<std::size_t>, counterexample>> found;
+        atomic::for_each_schedule([&](const atomic::step_plan& p) { return r_.run_steps(xs, p); },
+                                  [&](const std::optional<std::uint64_t>& got, const atomic::step_trace& t,
+                                      const std::vector<std::size_t>& prefix) {
+                                      ++rep_.stages.back().cases;
+                                      if (auto c = stepped_verdict(xs, got, t)) found.emplace(schedule_of(prefix), *c);
+                                      return !found;
+                                  },
+                                  max_runs);
+        return found;
+    }
+    bool every_schedule(const std::vector<S>& xs, std::size_t max_runs) {
+        auto found = failing_schedule(xs, max_runs);
+        if (!found) return true;
+        report(xs, std::move(found->first), found->second, o_.shrink);
+        return false;
+    }
+    bool interleaved_steps() {
+        const std::vector<S> few = step_values();
+        for (S a : few)
+            for (S b : few)
+                if (!every_schedule({a, b}, 2000)) return false;
+        const S four[] = {S(F::one | F::sign_mask), F::sign_mask, F::zero, F::one};  // -1, -0, +0, 1: ties and zeros
+        for (S a : four)
+            for (S b : four)
+                for (S c : four)
+                    if (a != b && b != c && a != c && !every_schedule({a, b, c}, 600)) return false;
+        splitmix64 g{o_.seed ^ 0x7374657073ull};
+        for (std::size_t i = 0; i < std::max<std::size_t>(o_.random_cases / 10, 1); ++i) {
+            rng_adapter r{splitmix64{g()}};
+            std::vector<S> xs(2 + r.g.below(5));
+            for (S& x : xs) x = draw::bits<F>(r);
+            for (std::size_t k = 0; k < std::max<std::size_t>(o_.orders, 1); ++k) {
+                atomic::step_plan plan;
+                plan.seed = r.g() | 1;
+                const auto [got, trace] = r_.run_steps(xs, plan);
+                ++rep_.stages.back().cases;
+                if (auto c = stepped_verdict(xs, got, trace)) {
+                    // A random schedule is as long as the run (a livelock's, thousands of steps):
+                    // the search's shortest replay of a failure of this array is said instead.
+                    auto short_one = failing_schedule(xs, 2000);
+                    if (short_one) report(xs, std::move(short_one->first), short_one->second, o_.shrink);
+                    else report(xs, schedule_of(trace.steps), *c, o_.shrink);
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+    // A failing schedule's array made smaller (an element dropped), then simpler (draw.hpp's
+    // simpler bits), while some schedule of it still fails; bounded by `budget` runs.
+    void shrink_steps(std::vector<S>& xs, std::vector<std::size_t>& order, counterexample& c) {
+        const std::uint64_t counted = rep_.stages.back().cases;
+        std::size_t budget = 5000;
+        auto attempt = [&](std::vector<S> ys) {
+            if (budget < 50 || ys.empty()) return false;
+            const std::uint64_t before = rep_.stages.back().cases;
+            auto found = failing_schedule(ys, std::min<std::size_t>(600, budget));
+            budget -= std::min<std::size_t>(budget, std::size_t(rep_.stages.back().cases - before));
+            if (!found) return false;
+            xs = std::move(ys), order = std::move(found->first), c = found->second;
+            return true;
+        };
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (std::size_t i = 0; i < xs.size() && !progress && xs.size() > 1; ++i) {
+                std::vector<S> ys = xs;
+                ys.erase(ys.begin() + std::ptrdiff_t(i));
+                progress = attempt(std::move(ys));
+            }
+            for (std::size_t i = 0; i < xs.size() && !progress; ++i)
+                for (S simpler : draw::simpler_bits<F>(xs[i])) {
+                    std::vector<S> ys = xs;
+                    ys[i] = simpler;
+                    if ((progress = attempt(std::move(ys)))) break;
+                }
+        }
+        rep_.stages.back().cases = counted;
+        livelock_ = false;
+        if (auto again = fails(xs, order)) c = *again;  // the kept schedule's verdict (and livelock_) again
+        rep_.stages.back().cases = counted;
+    }
+
     // Shrinks (if asked) and records the failure.
     void report(std::vector<S> xs, std::vector<std::size_t> order, counterexample c, bool shrink) {
         const std::size_t original = xs.size();
-        if (shrink) shrink_case(xs, order, c);
-        record(xs, order, c, original, describe_reducer_failure<F>(c, xs));
+        if (shrink && is_step_schedule(order)) shrink_steps(xs, order, c);
+        else if (shrink) shrink_case(xs, order, c);
+        record(xs, order, c, original,
+               livelock_ ? "the updates of " + show<F>(xs) + " did not finish within " + std::to_string(atomic::step_plan{}.limit) +
+                               " atomic steps: a thread retries for ever (a livelock)"
+                         : describe_reducer_failure<F>(c, xs));
     }
+
 
     void record(const std::vector<S>& xs, const std::vector<std::size_t>& order, const counterexample& c,
                 std::size_t original, std::string explanation) {
@@ -564,6 +729,7 @@ private:
     check_options o_;
     check_report rep_;
     check_stage stage_ = check_stage::edge_battery;
+    bool livelock_ = false;  // the last stepped run never finished (its failure is said as such)
 };
 
 }  // namespace detail
@@ -612,6 +778,7 @@ auto subject_of(std::string_view name) {
             if (!r) return std::nullopt;
             return std::uint64_t(*r);
         };
+        s.run_steps = [](std::span<const S> xs, const atomic::step_plan& plan) { return atomic::replay_steps<R>(xs, plan); };
     } else {
         static_assert(reducer_function<R>, "subject_of<R>: R must be a flipcheck::reducer_function, arg_reducer_function, "
                                            "atomic::atomic_strategy or atomic::arg_atomic_strategy (check.hpp, atomic.hpp)");

@@ -12,8 +12,10 @@
 // (sampled.hpp: evidence, not a proof).
 // A reducer or an atomic strategy gets the stages of check.hpp, in order: Suite.edge_battery (every
 // singleton, pair and triple of edge values: seed-independent), Suite.random_arrays (RapidCheck,
-// with shrinking; an atomic strategy also gets a drawn interleaving), Suite.order_independence and
-// Suite.large_arrays (2^20 elements).
+// with shrinking; an atomic strategy also gets a drawn interleaving), for an atomic strategy
+// Suite.interleaved_steps (its loads, fetches and CASes as steps of simulated threads: every
+// schedule of small arrays), Suite.order_independence and Suite.large_arrays (2^20 elements).
+// Fail fast: once a stage of a suite fails, its later stages are SKIPPED and say which failed.
 // A scaling subject gets Suite.against_the_oracle: scaling_check.hpp's check for its shape (every
 // array of up to three codes of a byte format; the edge battery and random arrays otherwise).
 // Each mapping and reducer also gets Suite.replay. A failure prints the counterexample (bits, value, class, law) and
@@ -57,6 +59,37 @@ inline std::string replay_line(const char* variable, const std::string& value, c
     return std::string(variable) + "='" + value + "' " + program() + " --gtest_filter=" + suite + ".replay";
 }
 
+// ---- fail fast ----------------------------------------------------------------------------------
+// Once a stage of a suite has failed, its later stages are skipped and say so: the counterexample
+// is in, and a 2^32 sweep after it would only delay the report. A GoogleTest listener notes each
+// suite's first failed test; every stage asks before it runs.
+inline std::vector<std::pair<std::string, std::string>>& failed_suites() {
+    static std::vector<std::pair<std::string, std::string>> f;  // (suite, its first failed test)
+    return f;
+}
+struct fail_fast_listener : ::testing::EmptyTestEventListener {
+    void OnTestEnd(const ::testing::TestInfo& t) override {
+        if (!t.result()->Failed()) return;
+        for (const auto& [suite, test] : failed_suites())
+            if (suite == t.test_suite_name()) return;
+        failed_suites().emplace_back(t.test_suite_name(), t.name());
+    }
+};
+inline const bool fail_fast_listening = [] {
+    ::testing::UnitTest::GetInstance()->listeners().Append(new fail_fast_listener);
+    return true;
+}();
+// True (and the test marked SKIPPED, once) when an earlier stage of the suite failed.
+inline bool skipped_after_failure(const char* suite) {
+    for (const auto& [s, test] : failed_suites())
+        if (s == suite) {
+            if (!::testing::Test::IsSkipped() && !::testing::Test::HasFailure())
+                [&] { GTEST_SKIP() << suite << "." << test << " failed: the suite's later stages are skipped (run one with --gtest_filter)"; }();
+            return true;
+        }
+    return false;
+}
+
 // ---- mappings -----------------------------------------------------------------------------------
 
 // Law l holds at the key of a drawn pattern, at the key just below (so the successor law also
@@ -65,19 +98,25 @@ template <mapping M>
 void mapping_law(law_id l, const char* suite) {
     using F = typename M::format;
     using S = typename F::storage;
+    if (skipped_after_failure(suite)) return;
     const S b = *gen::bits<F>();
     const S k = M::encode(b);
-    for (S at : {k, S(k - 1), b})
+    const char* how[] = {"the key of", "the key below the key of", "the bits read as a key of"};
+    int i = 0;
+    for (S at : {k, S(k - 1), b}) {
         if (!mapping_laws<M>::holds(l, at)) {
             const counterexample c = mapping_laws<M>::explain(l, at);
-            RC_FAIL(describe<M>(c) + " [drawn pattern " + show<F>(b) + "]\n  replay: " +
-                    replay_line("FLIPCHECK_KEY", hex(c.key, F::width), suite));
+            RC_FAIL(describe<M>(c) + " [key " + hex(at, F::width) + ": " + how[i] + " the drawn pattern " + show<F>(b) +
+                    "]\n  replay: " + replay_line("FLIPCHECK_KEY", hex(c.key, F::width), suite));
         }
+        ++i;
+    }
 }
 
 template <mapping M>
 void mapping_sweep(const char* suite) {
     using F = typename M::format;
+    if (skipped_after_failure(suite)) return;
     const sweep_report r = check_mapping<M>();
     std::string text = mapping_text<M>(r);
     if (!r.passed()) text += "\n  replay the first: " + replay_line("FLIPCHECK_KEY", hex(r.counterexamples.front().key, F::width), suite);
@@ -118,6 +157,7 @@ bool register_sweep(const char* suite, const char* file, int line) {
 // One of check.hpp's deterministic stages, with the defaults.
 template <class R>
 void stage(check_stage s, const char* suite) {
+    if (skipped_after_failure(suite)) return;
     check_options o;
     o.stages = {s};
     const check_report r = check(subject_of<R>(), o);
@@ -128,6 +168,7 @@ void stage(check_stage s, const char* suite) {
 template <format F>
 void random_case(const reducer_subject<F>& subject, const char* suite) {
     using S = typename F::storage;
+    if (skipped_after_failure(suite)) return;
     const std::vector<S> xs = *gen::arrays<F>();
     std::vector<std::size_t> order(xs.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -191,6 +232,9 @@ void reducer_replay(const char* suite) {
                   "FLIPCHECK_CHECK_ATOMIC needs an atomic strategy: format, op, declared, name, init(), "   \
                   "update(word, bits) and result(word), or update(word, bits, index) and index(word) (atomic.hpp)"); \
     FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, __VA_ARGS__)                                                      \
+    TEST(Suite, interleaved_steps) {                                                                        \
+        ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::interleaved_steps, #Suite);   \
+    }                                                                                                       \
     static_assert(true)
 
 // The FP8/MX scaling path (scaling_check.hpp): an amax, an e8m0 (MX) or FP8 tensor scale, a
