@@ -223,20 +223,21 @@ bool for_each_schedule(Run&& run, Visit&& visit, std::size_t max_runs, std::size
 template <class R, class S = typename R::format::storage>
 std::pair<std::optional<std::uint64_t>, step_trace> replay_steps(std::span<const S> xs, const step_plan& plan) {
     if (xs.empty()) return {std::nullopt, step_trace{}};
+    // (No structured bindings here: clang 14 refuses one named inside a requires-expression.)
     if constexpr (requires { &R::index; }) {
         using W = word_of<R, std::uint64_t>;
-        auto [w, trace] = run_stepped<W>(xs.size(), W(R::init()), plan,
-                                         [&](std::size_t t, stepped_word<W>& word) { R::update(word, xs[t], std::uint32_t(t)); });
-        if (!w) return {std::nullopt, std::move(trace)};
-        return {std::uint64_t(R::index(*w)), std::move(trace)};
+        auto run = run_stepped<W>(xs.size(), W(R::init()), plan,
+                                  [&](std::size_t t, stepped_word<W>& word) { R::update(word, xs[t], std::uint32_t(t)); });
+        if (!run.first) return {std::nullopt, std::move(run.second)};
+        return {std::uint64_t(R::index(*run.first)), std::move(run.second)};
     } else {
         using W = word_of<R, S>;
         W init = W(xs[0]);  // as replay(): without init(), the word holds the first element
         if constexpr (requires { R::init(); }) init = R::init();
-        auto [w, trace] = run_stepped<W>(xs.size(), init, plan, [&](std::size_t t, stepped_word<W>& word) { R::update(word, xs[t]); });
-        if (!w) return {std::nullopt, std::move(trace)};
-        if constexpr (requires { R::result(*w); }) return {std::uint64_t(S(R::result(*w))), std::move(trace)};
-        else return {std::uint64_t(S(*w)), std::move(trace)};
+        auto run = run_stepped<W>(xs.size(), init, plan, [&](std::size_t t, stepped_word<W>& word) { R::update(word, xs[t]); });
+        if (!run.first) return {std::nullopt, std::move(run.second)};
+        if constexpr (requires(W w) { R::result(w); }) return {std::uint64_t(S(R::result(*run.first))), std::move(run.second)};
+        else return {std::uint64_t(S(*run.first)), std::move(run.second)};
     }
 }
 
