@@ -24,9 +24,7 @@
 #include "flipcheck/number.hpp"
 #include "flipcheck/mapping.hpp"
 #include "render.hpp"
-#if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/audit.hpp"  // CUB, Thrust device, CUDA's fmaxf, the device's NaNs
-#endif
+#include "gpu_backend.hpp"  // CUB, Thrust device, CUDA's fmaxf, the device's NaNs
 
 #if FLIPCHECK_HAVE_THRUST
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
@@ -180,11 +178,7 @@ std::vector<audit::made_nan> made_nans(const std::string& format, bool device) {
 #endif
         cuda = 0x7fffu;
     }
-#if FLIPCHECK_HAVE_GPU
-    if (device) cuda = gpu::made_nan(format);
-#else
-    (void)device;
-#endif
+    if (device) cuda = gpu_backend::made_nan(format);
     return {{"x86", x86}, {"CUDA", cuda}};
 }
 
@@ -361,9 +355,7 @@ std::vector<std::string> versions(backend b) {
     v.push_back(fmt::format("made NaNs (binary32): x86 0/0 = {} (on this host); CUDA 0/0 = {} ({})", describe("binary32", nans[0].bits).hex,
                             describe("binary32", nans[1].bits).hex,
                             b == backend::gpu ? "on the device" : "as an H100 made it, recorded: no GPU here"));
-#if FLIPCHECK_HAVE_GPU
-    if (b == backend::gpu) v.push_back("GPU: " + gpu::cccl_version());
-#endif
+    if (b == backend::gpu) v.push_back("GPU: " + gpu_backend::cccl_version());
     return v;
 }
 
@@ -384,12 +376,10 @@ subjects collect(backend b, const audit_options& o, std::vector<std::string>& ve
             s.reducers = cpu_subjects();
             s.sorts = cpu_sort_subjects();
         }
-#if FLIPCHECK_HAVE_GPU
         if (b == backend::gpu) {
-            for (auto& g : gpu::audit_subjects()) s.reducers.push_back(std::move(g));
-            for (auto& g : gpu::sort_subjects()) s.sorts.push_back(std::move(g));
+            for (auto& g : gpu_backend::audit_subjects()) s.reducers.push_back(std::move(g));
+            for (auto& g : gpu_backend::sort_subjects()) s.sorts.push_back(std::move(g));
         }
-#endif
     }
     if (o.shaders || o.shaders_only)
         for (auto& r : shader_audit_subjects(vers)) s.reducers.push_back(std::move(r));
@@ -568,9 +558,8 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     std::vector<claim_result> claims;
     if (b == backend::cpu && built_ins(o)) claims = strong_order_claims(o.quick);
     std::vector<std::pair<std::string, std::string>> intrinsics;  // (row, its witnesses)
-#if FLIPCHECK_HAVE_GPU
     if (b == backend::gpu && built_ins(o))
-        for (const auto& t : gpu::intrinsic_truth_tables()) {
+        for (const auto& t : gpu_backend::intrinsic_truth_tables()) {
             std::string implements, witnesses;
             for (const auto& c : t.candidates) {
                 if (c.wrong == 0 && implements.empty()) implements = c.name;
@@ -586,7 +575,6 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
             if (!md) fmt::print("\n{} ({}, every pair of 16-bit patterns)\n  {:<13} {}\n  {:<13} {}\n{}", t.name, t.format, "implements",
                                 implements.empty() ? "none of them" : implements, "NaN results", nan, witnesses);
         }
-#endif
     if (!md)
         for (const auto& c : claims) fmt::print("\nclaim: {}\n  {}\n", c.claim, c.verdict);
     for (const auto& f : frameworks)

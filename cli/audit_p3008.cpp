@@ -10,9 +10,7 @@
 #include "audit.hpp"
 #include "flipcheck/atomic.hpp"
 #include "render.hpp"
-#if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/audit.hpp"
-#endif
+#include "gpu_backend.hpp"
 #if FLIPCHECK_HAVE_THRUST
 #include <cuda/atomic>
 #include <cuda/version>
@@ -85,14 +83,10 @@ std::vector<audit::p3008_subject> p3008_subjects(backend b) {
     s.push_back({"cuda::atomic_ref<double>::fetch_max (host)", "CCCL", p3008::kind::max, cccl_host<double, true>, "binary64"});
     s.push_back({"cuda::atomic_ref<double>::fetch_min (host)", "CCCL", p3008::kind::min, cccl_host<double, false>, "binary64"});
 #endif
-#if FLIPCHECK_HAVE_GPU
     if (b == backend::gpu) {
         s.clear();  // the device's own: CCCL's atomic_ref and flipcheck's p3008.cuh in a kernel
-        for (auto& g : gpu::p3008_subjects()) s.push_back(std::move(g));
+        for (auto& g : gpu_backend::p3008_subjects()) s.push_back(std::move(g));
     }
-#else
-    (void)b;
-#endif
     return s;
 }
 

@@ -167,10 +167,15 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                b == backend::gpu ? "GPU" : fmt::format("CPU ({} threads)", std::thread::hardware_concurrency()));
     if (b == backend::gpu) fmt::print("GPU start-up (CUDA context): {}\n", human_seconds(gpu_start_up()));
     fmt::print("\n");
-    // On the GPU the reducers' checks are mostly host work (asking the oracle) and the sweeps GPU
-    // work, so they run side by side; on the CPU both need the cores, so one after the other.
+    // On the GPU the reducers' and the scaling path's checks are mostly host work (asking the
+    // oracle, the byte formats' every triple) and the sweeps GPU work, so all three run side by
+    // side; on the CPU each needs the cores, so one after the other.
     std::future<std::vector<reduction_row>> reducers;
-    if (b == backend::gpu) reducers = std::async(std::launch::async, [b] { return verify_reductions(b, 200); });
+    std::future<std::vector<scaling_row>> scaling_rows_ahead;
+    if (b == backend::gpu) {
+        reducers = std::async(std::launch::async, [b] { return verify_reductions(b, 200); });
+        scaling_rows_ahead = std::async(std::launch::async, [b] { return verify_scaling(b, false); });
+    }
     fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "domain",
                "coverage", "verdict", "time", "keys/s");
     std::vector<fc::sweep_report> failed, findings;
@@ -297,7 +302,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
     const auto scaling = [&] {
         const heartbeat beat("the scaling path");
-        return verify_scaling(b, false);
+        return scaling_rows_ahead.valid() ? scaling_rows_ahead.get() : verify_scaling(b, false);
     }();
     nlohmann::json scaling_rows = nlohmann::json::array();
     int scaling_passed = 0;
@@ -313,7 +318,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                human_seconds(std::chrono::duration<double>(clock::now() - t_scaling).count()));
 
     const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
-    fmt::print("\nmain job: {} wall; the mappings took {}, the reducers{} and the scaling path {} more\n", human_seconds(seconds),
+    fmt::print("\nmain job: {} wall; the mappings took {}, the reducers and the scaling path{} {} more\n", human_seconds(seconds),
                human_seconds(mapping_seconds), b == backend::gpu ? " (checked beside them)" : "",
                human_seconds(seconds - mapping_seconds));
     if (stopped()) return exit_for_stop();

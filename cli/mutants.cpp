@@ -12,12 +12,9 @@
 #include "flipcheck/exhaustive.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/registry.hpp"
+#include "gpu_backend.hpp"
 #include "render.hpp"
 #include "scaling.hpp"
-#if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/reduce.hpp"
-#include "flipcheck/gpu/yamr.hpp"  // seed 003 on the device
-#endif
 
 namespace flipcheck::cli {
 namespace {
@@ -263,7 +260,6 @@ kill_result kill_scaling() {
     return scaling_kill(r, I::entry::killed_by, since(t0));
 }
 
-#if FLIPCHECK_HAVE_GPU
 // The scaling mutants' GPU twins (gpu/amax.cuh), run once together, each a row of its own.
 kill_result kill_scaling_gpu(std::size_t i) {
     static const std::vector<scaling_row> rows = verify_scaling(backend::gpu, true);
@@ -279,7 +275,7 @@ kill_result kill_yamr_gpu(bool volatile_shared) {
     return kill_array<binary32>(
         [volatile_shared](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
             if (xs.size() > 1024) return std::nullopt;
-            return judge_value<binary32>(policy{nan_policy::undefined}, reduce_op::max, xs, gpu::yamr(xs, volatile_shared));
+            return judge_value<binary32>(policy{nan_policy::undefined}, reduce_op::max, xs, gpu_backend::yamr(xs, volatile_shared));
         },
         {500, 0});
 }
@@ -287,24 +283,24 @@ kill_result kill_yamr_gpu(bool volatile_shared) {
 // The seeds' kernels on the device through flipcheck/gpu/reduce.hpp (seed 002 as the article
 // writes it, seed 004's `val >= 0` predecessor): the same claims as their CPU emulations, judged on
 // real runs.
-kill_result kill_gpu_seed002(gpu::arg_reducer s) {
+kill_result kill_gpu_seed002(std::string_view name) {
     return kill_array<binary32>(
-        [s](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            const policy p = s.declared(reduce_op::max);
-            return judge_index<binary32>(p, reduce_op::max, xs, gpu::arg_reduce<binary32>(s, p, reduce_op::max, {xs})[0]);
+        [name](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
+            const policy p = gpu_backend::declared(name, reduce_op::max);
+            return judge_index<binary32>(p, reduce_op::max, xs,
+                                         gpu_backend::arg_reduce<std::uint32_t>(registry::format_id<binary32>, name, p, reduce_op::max, {xs})[0]);
         },
         {200, 0});
 }
 kill_result kill_gpu_seed004_ge0() {
     return kill_array<binary32>(
         [](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
-            const gpu::value_reducer s("seed004_ge0");
-            const policy p = s.declared(reduce_op::min);
-            return judge_value<binary32>(p, reduce_op::min, xs, gpu::reduce<binary32>(s, p, reduce_op::min, {xs})[0]);
+            const policy p = gpu_backend::declared("seed004_ge0", reduce_op::min);
+            return judge_value<binary32>(p, reduce_op::min, xs,
+                                         gpu_backend::reduce<std::uint32_t>(registry::format_id<binary32>, "seed004_ge0", p, reduce_op::min, {xs})[0]);
         },
         {200, 0});
 }
-#endif
 
 // A packed-pair reducer: every pair of bytes, then every triple, lane by lane against the oracle.
 template <class E>
@@ -344,12 +340,13 @@ std::vector<mutant> make_zoo() {
         add(I::entry::info, [](backend) { return kill_scaling<I>(); });
         zoo.back().name += fmt::format(" ({})", I::format::name);
     });
-    std::vector<mutant> gpu_only = {
-#if FLIPCHECK_HAVE_GPU
+    // The GPU's own mutants, listed where this build has GPU code (run where a device answers).
+    if (!gpu_backend::built()) return zoo;
+    const std::vector<mutant> gpu_only = {
         {"yamr_gpu", "max (GPU)", "seed 003's YAMR kernel, as written", "no atomics, a sentinel: run on the device", true, [](backend) { return kill_yamr_gpu(false); }},
         {"yamr_volatile_gpu", "max (GPU)", "seed 003's YAMR with volatile shared memory", "volatile fixes no race", true, [](backend) { return kill_yamr_gpu(true); }},
-        {"seed002_walkthrough_gpu", "argmax (GPU)", "seed 002's kernels as written", "lowest() then FLT_MIN, grid = SM count", true, [](backend) { return kill_gpu_seed002(gpu::arg_reducer("seed002_walkthrough")); }},
-        {"seed002_full_code_gpu", "argmax (GPU)", "seed 002's full code on the device", "-lowest() = +FLT_MAX in both kernels", true, [](backend) { return kill_gpu_seed002(gpu::arg_reducer("seed002_full_code")); }},
+        {"seed002_walkthrough_gpu", "argmax (GPU)", "seed 002's kernels as written", "lowest() then FLT_MIN, grid = SM count", true, [](backend) { return kill_gpu_seed002("seed002_walkthrough"); }},
+        {"seed002_full_code_gpu", "argmax (GPU)", "seed 002's full code on the device", "-lowest() = +FLT_MAX in both kernels", true, [](backend) { return kill_gpu_seed002("seed002_full_code"); }},
         {"seed004_ge0_gpu", "atomic min (GPU)", "seed 004's `val >= 0` predecessor on the device", "-0 takes the signed atomicMin branch", true, [](backend) { return kill_gpu_seed004_ge0(); }},
         {"ge0_split_amax_gpu", "amax (GPU)", "pytorch#119320", "atomicMax(int*) / atomicMin(unsigned*) split on v >= 0", true, [](backend) { return kill_scaling_gpu(0); }},
         {"unguarded_unsigned_amax_gpu", "amax (GPU)", "an assert(value >= 0) compiled out", "atomicMax(unsigned*) on the bits of `v < 0 ? -v : v`", true, [](backend) { return kill_scaling_gpu(1); }},
@@ -357,7 +354,6 @@ std::vector<mutant> make_zoo() {
         {"bf16x2_hmax_amax_gpu", "amax (GPU)", "TransformerEngine#3550", "__hmax2(acc, __habs2(x)) over bf16x2, across a block", true, [](backend) { return kill_scaling_gpu(3); }},
         {"bf16x2_hmax_pairs_gpu", "amax (GPU)", "TransformerEngine#3550", "the same __hmax2 step on every pair of bf16 patterns (2^32)", true, [](backend) { return kill_scaling_gpu(4); }},
         {"e8m0_from_exponent_field_gpu", "mx scale (GPU)", "sglang#25519's class", "the exponent-field scale on every binary32 amax (2^32)", true, [](backend) { return kill_scaling_gpu(5); }},
-#endif
     };
     zoo.insert(zoo.end(), gpu_only.begin(), gpu_only.end());
     return zoo;

@@ -18,10 +18,8 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/random.hpp"
 #include "flipcheck/registry.hpp"
+#include "gpu_backend.hpp"
 #include "render.hpp"
-#if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/reduce.hpp"
-#endif
 
 namespace flipcheck::cli {
 namespace {
@@ -193,35 +191,27 @@ void fold_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
     });
 }
 
-#if FLIPCHECK_HAVE_GPU
-// ---- the GPU: flipcheck/gpu/reduce.hpp's reducers, each (reducer, operation, policy) one launch --
+// ---- the GPU: gpu/reduce.hpp's reducers, each (reducer, operation, policy) one launch ----------
 // Every GPU reducer but the mutants (they are in `mutants`): the GPU's own kernels, then every
 // reducer of the registry.
 template <format F>
 void gpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
+    using S = typename F::storage;
     const auto xs = inputs<F>(randoms);
     oracle_answers<F> answers{xs};
-    const gpu::launch_shape shape{8, 256};
-    for (const gpu::value_reducer r : gpu::value_reducer::all()) {
-        if (r.mutant() || !r.supports<F>()) continue;
-        rows.push_back({std::string(r.name()), std::string(F::name), "gpu", 0, {}});
+    constexpr std::uint8_t id = registry::format_id<F>;
+    constexpr unsigned blocks = 8;
+    for (const auto& r : gpu_backend::reducers(id)) {
+        if (r.mutant) continue;
+        rows.push_back({r.name, std::string(F::name), "gpu", 0, {}});
         judge<F> j{rows.back(), answers};
-        for (reduce_op op : ops) {
-            if (!r.supports<F>(op)) continue;
-            for (const policy& p : r.policies_to_check(op)) j.value(r.name(), p, op, xs, gpu::reduce<F>(r, p, op, xs, shape));
-        }
-    }
-    for (const gpu::arg_reducer r : gpu::arg_reducer::all()) {
-        if (r.mutant() || !r.supports<F>()) continue;
-        rows.push_back({std::string(r.name()), std::string(F::name), "gpu", 0, {}});
-        judge<F> j{rows.back(), answers};
-        for (reduce_op op : ops) {
-            if (!r.supports<F>(op)) continue;
-            for (const policy& p : r.policies_to_check(op)) j.index(r.name(), p, op, xs, gpu::arg_reduce<F>(r, p, op, xs, shape));
-        }
+        for (const auto& [op, policies] : r.ops)
+            for (const policy& p : policies) {
+                if (r.arg) j.index(r.name, p, op, xs, gpu_backend::arg_reduce<S>(id, r.name, p, op, xs, blocks));
+                else j.value(r.name, p, op, xs, gpu_backend::reduce<S>(id, r.name, p, op, xs, blocks));
+            }
     }
 }
-#endif
 
 // The byte formats: every empty, single and pair array of codes (exhaustive.hpp), one row per
 // (subject, format) summing its policies and ops. Every triple runs in the release test suite.
@@ -260,7 +250,6 @@ void byte_rows(std::vector<reduction_row>& rows) {
 
 std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
     std::vector<reduction_row> rows;
-#if FLIPCHECK_HAVE_GPU
     if (b == backend::gpu) {
         // One thread per format: asking the oracle is host work that overlaps the launches. The
         // keyed folds are host code only: each format's run in a thread of their own.
@@ -281,8 +270,6 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
         rows.insert(rows.end(), bytes.begin(), bytes.end());
         return rows;
     }
-#endif
-    (void)b;
     registry::for_each<registry::formats>([&]<class E>() {
         cpu_rows<typename E::type>(randoms, rows);
         fold_rows<typename E::type>(randoms, rows);

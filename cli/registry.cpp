@@ -3,16 +3,13 @@
 #include <algorithm>
 
 #include "flipcheck/sampled.hpp"
-#if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/device.hpp"
-#include "flipcheck/gpu/sweep.hpp"  // the CUDA launcher, callable from host code
-#endif
+#include "gpu_backend.hpp"
 
 namespace flipcheck::cli {
 namespace {
 
 template <class M>
-sweep_report run_sweep(const sweep_options& o, [[maybe_unused]] backend b) {
+sweep_report run_sweep(const sweep_options& o, backend b) {
     using F = typename M::format;
     if constexpr (F::width <= 8) {
         // A byte format has 256 codes: the CPU checks them in microseconds, and the GPU sweep
@@ -20,11 +17,7 @@ sweep_report run_sweep(const sweep_options& o, [[maybe_unused]] backend b) {
         // whatever the backend (the report says so).
         return sweep<M>(o);
     } else {
-#if FLIPCHECK_HAVE_GPU
-        if (b == backend::gpu) return gpu::sweep<M>(o);
-#else
-        if (b == backend::gpu) throw input_error("this build has no GPU support (configure with FLIPCHECK_ENABLE_CUDA=ON)");
-#endif
+        if (b == backend::gpu) return gpu_backend::sweep(F::name, M::name, o);
         // binary64 has 2^64 keys: without an explicit range it gets the sampled sweep.
         if constexpr (F::width == 64) {
             if (!o.range) return sampled_sweep<M>(o);
@@ -34,15 +27,11 @@ sweep_report run_sweep(const sweep_options& o, [[maybe_unused]] backend b) {
 }
 
 template <class M>
-std::vector<std::string> run_cross_check([[maybe_unused]] const sweep_options& o) {
+std::vector<std::string> run_cross_check(const sweep_options& o) {
     if constexpr (M::format::width <= 8) {
         throw input_error(std::string(M::format::name) + " is swept on the CPU only (256 codes): there is no GPU sweep to cross-check");
     } else {
-#if FLIPCHECK_HAVE_GPU
-        return gpu::cross_check<M>(o);
-#else
-        throw input_error("--cross-check needs a build with GPU support (FLIPCHECK_ENABLE_CUDA=ON)");
-#endif
+        return gpu_backend::cross_check(M::format::name, M::name, o);
     }
 }
 
@@ -115,20 +104,7 @@ std::vector<std::string> mapping_names(bool builtin_only) {
     return names;
 }
 
-double gpu_start_up() {
-#if FLIPCHECK_HAVE_GPU
-    return gpu::start_up();
-#else
-    return 0;
-#endif
-}
-
-bool gpu_available() {
-#if FLIPCHECK_HAVE_GPU
-    return gpu::available();
-#else
-    return false;
-#endif
-}
+double gpu_start_up() { return gpu_backend::start_up(); }
+bool gpu_available() { return gpu_backend::available(); }
 
 }  // namespace flipcheck::cli

@@ -1,33 +1,60 @@
 #include "scaling.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <thread>
 
 #include "flipcheck/registry.hpp"
-#if FLIPCHECK_HAVE_GPU
-#include "flipcheck/gpu/amax.hpp"
-#endif
+#include "gpu_backend.hpp"
 
 namespace flipcheck::cli {
 
 std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
-    std::vector<scaling_row> rows;
     scaling_options o;
     o.every_triple = true;  // every triple of a byte format's codes: seconds, not minutes
-    auto cpu = [&]<class I>() {
-        const auto t0 = std::chrono::steady_clock::now();
-        scaling_row r{check_scaling<typename I::type>(o), "cpu", mutants, 0};
-        r.report.subject = std::string(I::entry::name);
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        rows.push_back(std::move(r));
+    // Each CPU subject is one independent host-only check, the byte formats' amax ones 16.8M arrays
+    // each: they run on every core at once, each into its own row (the registry's order is kept),
+    // and the GPU's rows beside them. One after another they were 4.2 s of the GPU main job's 5.4.
+    std::vector<std::function<scaling_row()>> cpu;
+    auto add = [&]<class I>() {
+        cpu.push_back([o, mutants] {
+            const auto t0 = std::chrono::steady_clock::now();
+            scaling_row r{check_scaling<typename I::type>(o), "cpu", mutants, 0};
+            r.report.subject = std::string(I::entry::name);
+            r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            return r;
+        });
     };
-    if (mutants) registry::for_each<registry::scaling_mutant_instances>(cpu);
-    else registry::for_each<registry::scaling_instances>(cpu);
-#if FLIPCHECK_HAVE_GPU
-    if (b == backend::gpu)
-        for (auto& g : gpu::verify_scaling(mutants)) rows.push_back({std::move(g.report), "gpu", g.mutant, g.ms / 1000});
-#else
-    (void)b;
-#endif
+    if (mutants) registry::for_each<registry::scaling_mutant_instances>(add);
+    else registry::for_each<registry::scaling_instances>(add);
+    std::future<std::vector<scaling_row>> gpu;
+    if (b == backend::gpu) gpu = std::async(std::launch::async, [mutants] { return gpu_backend::verify_scaling(mutants); });
+
+    std::vector<scaling_row> rows(cpu.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex mu;
+    std::exception_ptr thrown;
+    auto work = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < cpu.size();) {
+            try {
+                rows[i] = cpu[i]();
+            } catch (...) {
+                std::lock_guard g(mu);
+                if (!thrown) thrown = std::current_exception();
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> pool(std::min<std::size_t>(cpu.size(), std::max(1u, std::thread::hardware_concurrency())));
+        for (auto& t : pool) t = std::jthread(work);
+    }
+    std::vector<scaling_row> on_gpu = gpu.valid() ? gpu.get() : std::vector<scaling_row>{};  // rethrows a device_error
+    if (thrown) std::rethrow_exception(thrown);
+    rows.insert(rows.end(), std::make_move_iterator(on_gpu.begin()), std::make_move_iterator(on_gpu.end()));
     return rows;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "flipcheck/audit.hpp"
+#include "flipcheck/audit_intrinsics.hpp"
 #include "flipcheck/audit_p3008.hpp"
 #include "flipcheck/audit_sort.hpp"
 
@@ -20,19 +21,8 @@ std::vector<audit::sort_subject> sort_subjects();
 // cuda::atomic_ref fetch_max/fetch_min and flipcheck's p3008.cuh, in a kernel (audit_p3008.cu).
 std::vector<audit::p3008_subject> p3008_subjects();
 
-// The 16-bit max/min intrinsics on every pair of 16-bit patterns (audit_intrinsics.cu): per
-// candidate semantics, the pairs it gets wrong and the lowest one (a, b, the intrinsic's result).
-struct intrinsic_row {
-    struct candidate {
-        std::string name;
-        std::uint64_t wrong;
-        std::uint32_t a, b, result;
-    };
-    std::string name, format;
-    std::vector<candidate> candidates;
-    std::string nan_result;  // the first NaN result's bits (decimal), or "none"
-    std::uint64_t nan_other;  // NaN results with other bits than that one
-};
+// The 16-bit max/min intrinsics on every pair of 16-bit patterns (audit_intrinsics.cu).
+using intrinsic_row = audit::intrinsic_row;
 std::vector<intrinsic_row> intrinsic_truth_tables();
 // 0/0 computed on the device in the format (binary16, bfloat16, binary32, binary64): its bits.
 std::uint64_t made_nan(const std::string& format);
