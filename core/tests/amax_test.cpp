@@ -70,3 +70,36 @@ TEST(keyed_amax, a_cleared_sign_is_not_enough_on_fnuz) {
     EXPECT_EQ(fc::amax_key<fc::float8_e4m3fnuz>(nan_policy::ignore, 0x80), 0x00);
     EXPECT_EQ(fc::amax_key<fc::binary32>(nan_policy::propagate, 0xffc00000u), 0x7fc00000u);
 }
+
+// oracle::byte_amax, the oracle's step memoized, is the oracle bit for bit: on every array of 0 to
+// 2 codes of every signed byte format (the first element sets every state the step can be in, the
+// second every element after it), both policies, and every triple where that is cheap (6 and 4
+// bits). The exhaustive amax checks of scaling_check.hpp judge through it.
+template <class F>
+void byte_amax_is_the_oracle() {
+    using S = typename F::storage;
+    const unsigned count = unsigned(F::value_mask) + 1;
+    const fc::oracle::byte_amax<F> memo;
+    for (nan_policy p : {nan_policy::propagate, nan_policy::ignore, nan_policy::undefined}) {
+        auto same = [&](std::vector<S> xs) {
+            const std::span<const S> a(xs);
+            ASSERT_EQ(memo.amax(p, a), fc::oracle::amax<F>(p, a)) << F::name << " n=" << xs.size();
+        };
+        same({});
+        for (unsigned a = 0; a < count; ++a)
+            for (unsigned b = 0; b < count; ++b) same({S(a), S(b)});
+        if (count <= 64)
+            for (unsigned a = 0; a < count; ++a)
+                for (unsigned b = 0; b < count; ++b)
+                    for (unsigned c = 0; c < count; ++c) same({S(a), S(b), S(c)});
+    }
+}
+TEST(amax_oracle, memoized_for_byte_formats_is_the_oracle) {
+    byte_amax_is_the_oracle<fc::float8_e4m3fn>();
+    byte_amax_is_the_oracle<fc::float8_e5m2>();
+    byte_amax_is_the_oracle<fc::float8_e4m3fnuz>();
+    byte_amax_is_the_oracle<fc::float8_e5m2fnuz>();
+    byte_amax_is_the_oracle<fc::float6_e2m3fn>();
+    byte_amax_is_the_oracle<fc::float6_e3m2fn>();
+    byte_amax_is_the_oracle<fc::float4_e2m1fn>();
+}

@@ -198,10 +198,19 @@ scaling_report check_amax(const scaling_options& o = {}) {
         const int length = o.every_triple ? 3 : 2;
         r.exhaustive = true;
         r.domain = std::string("every array of 0 to ") + char('0' + length) + " codes (exhaustive)";
+        // The oracle's step memoized (oracle::byte_amax); an array it disagrees on, or one the
+        // policy excuses, goes through judge_amax, which asks oracle::amax itself and shrinks.
+        const oracle::byte_amax<F> want;
+        constexpr nan_policy p = X::declared;
         std::vector<std::vector<S>> one(1);
         every_byte_array<F>(length, [&](const std::vector<S>& xs) {
+            const std::span<const S> a(xs);
+            if (p != nan_policy::undefined && oracle::same_amax<F>(p, S(X::amax(a)), want.amax(p, a))) {
+                ++r.checks;
+                return true;
+            }
             one[0] = xs;
-            judge_amax<F>(r, X::declared, one, [](std::span<const S> a) { return X::amax(a); });
+            judge_amax<F>(r, p, one, [](std::span<const S> a) { return X::amax(a); });
             return r.passed();
         });
     } else {

@@ -48,14 +48,15 @@ __device__ __forceinline__ std::uint32_t fold_halves(std::uint32_t m) {
     else return max(m & 0xffffu, m >> 16);
 }
 
-// amax of x[0, n) into *out (which starts at 0, the identity). Any alignment, any n: elements
-// before the first 16-byte boundary and after the last whole vector are read one by one.
-template <class F, nan_policy P, int Unroll = 4>
-__global__ void __launch_bounds__(256) amax_grid(const typename F::storage* __restrict__ x, std::size_t n,
-                                                 std::uint32_t* __restrict__ out) {
+// amax of x[0, n) into *out (which starts at 0, the identity), the share of block `block` of
+// `blocks`: amax_grid's body. Any alignment, any n: elements before the first 16-byte boundary
+// and after the last whole vector are read one by one.
+template <class F, nan_policy P, int Unroll>
+__device__ __forceinline__ void amax_grid_share(const typename F::storage* __restrict__ x, std::size_t n,
+                                                std::uint32_t* __restrict__ out, unsigned block, unsigned blocks) {
     using S = typename F::storage;
     constexpr int per_vec = 16 / int(sizeof(S));
-    const std::size_t tid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, threads = std::size_t(gridDim.x) * blockDim.x;
+    const std::size_t tid = std::size_t(block) * blockDim.x + threadIdx.x, threads = std::size_t(blocks) * blockDim.x;
     const std::size_t misalign = (reinterpret_cast<std::uintptr_t>(x) / sizeof(S)) % per_vec;
     const std::size_t head = misalign == 0 ? 0 : std::size_t(per_vec) - misalign < n ? std::size_t(per_vec) - misalign : n;
     const std::size_t vectors = (n - head) / per_vec;
@@ -86,6 +87,24 @@ __global__ void __launch_bounds__(256) amax_grid(const typename F::storage* __re
     if (threadIdx.x % 32 == 0) atomicMax(&block_max, m);
     __syncthreads();
     if (threadIdx.x == 0 && block_max != 0) atomicMax(out, block_max);
+}
+
+// flipcheck's amax over a whole grid: x[0, n) into *out (which starts at 0, the identity).
+template <class F, nan_policy P, int Unroll = 4>
+__global__ void __launch_bounds__(256) amax_grid(const typename F::storage* __restrict__ x, std::size_t n,
+                                                 std::uint32_t* __restrict__ out) {
+    amax_grid_share<F, P, Unroll>(x, n, out, blockIdx.x, gridDim.x);
+}
+
+// The same code over arrays first to first + gridDim.y of a batch (array a is x[offsets[a],
+// offsets[a+1])), each with a grid of gridDim.x blocks of its own: the checks run thousands of
+// arrays through amax_grid's body in one launch instead of one launch each (4813 launches a
+// check, 70-90 ms of the GPU main job each on an H200).
+template <class F, nan_policy P, int Unroll = 4>
+__global__ void __launch_bounds__(256) amax_grid_each(const typename F::storage* __restrict__ x, const std::uint64_t* __restrict__ offsets,
+                                                      std::size_t first, std::uint32_t* __restrict__ out) {
+    const std::size_t a = first + blockIdx.y;
+    amax_grid_share<F, P, Unroll>(x + offsets[a], offsets[a + 1] - offsets[a], out + a, blockIdx.x, gridDim.x);
 }
 
 // Arrays of a batch (array a is x[offsets[a], offsets[a+1])), one warp each: the warp form.
