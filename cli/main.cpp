@@ -167,9 +167,11 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                b == backend::gpu ? "GPU" : fmt::format("CPU ({} threads)", std::thread::hardware_concurrency()));
     if (b == backend::gpu) fmt::print("GPU start-up (CUDA context): {}\n", human_seconds(gpu_start_up()));
     fmt::print("\n");
-    // On the GPU the reducers' and the scaling path's checks are mostly host work (asking the
-    // oracle, the byte formats' every triple) and the sweeps GPU work, so all three run side by
-    // side; on the CPU each needs the cores, so one after the other.
+    // The reducers' and the scaling path's checks are host work (asking the oracle, the byte
+    // formats' every triple). On the GPU the sweeps are GPU work, so all three run side by side
+    // from the start. On the CPU the 32-bit sweeps keep every core busy for seconds, so the other
+    // two start after them, beside the rest of the mappings, which leave cores idle (binary64's
+    // key lists are built on one thread): the rows of those mappings then share the cores.
     // Each part's own seconds, apart from the wall: on the GPU they overlap.
     std::atomic<double> reducer_seconds{0}, scaling_seconds{0};
     auto timed = [](std::atomic<double>& seconds, auto&& part) {
@@ -182,10 +184,15 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     auto scaling_part = [&, b] { return timed(scaling_seconds, [b] { return verify_scaling(b, false); }); };
     std::future<std::vector<reduction_row>> reducers;
     std::future<std::vector<scaling_row>> scaling_rows_ahead;
-    if (b == backend::gpu) {
+    auto start_beside = [&] {
         reducers = std::async(std::launch::async, reducer_part);
         scaling_rows_ahead = std::async(std::launch::async, scaling_part);
-    }
+    };
+    // Where they start: before the first row, or on the CPU after the last 32-bit row.
+    std::size_t start_at = 0;
+    if (b == backend::cpu)
+        for (std::size_t i = 0; i < sweep_entries().size(); ++i)
+            if (format_width(sweep_entries()[i].format) == 32) start_at = i + 1;
     fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "domain",
                "coverage", "verdict", "time", "keys/s");
     std::vector<fc::sweep_report> failed, findings;
@@ -197,7 +204,9 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         double coverage = 1;  // the smallest of the rows'
         std::vector<std::string> formats;
     } exhaustive, sampled;
-    for (const auto& s : sweep_entries()) {  // format by format, in registry order
+    for (std::size_t i = 0; i < sweep_entries().size(); ++i) {  // format by format, in registry order
+        if (i == start_at) start_beside();
+        const sweep_entry& s = sweep_entries()[i];
         if (!s.builtin() && s.mapping != with_mutant) continue;
         fc::sweep_options o;
         o.stop = &interrupted;

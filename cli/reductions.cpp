@@ -3,6 +3,7 @@
 #include "flipcheck/exhaustive.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <map>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/random.hpp"
 #include "flipcheck/registry.hpp"
+#include "every_core.hpp"
 #include "gpu_backend.hpp"
 #include "render.hpp"
 
@@ -270,11 +272,28 @@ std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
         rows.insert(rows.end(), bytes.begin(), bytes.end());
         return rows;
     }
+    // Each format's replayed reducers and keyed folds, and the byte formats' arrays: independent
+    // host tasks on every core, their rows in this order.
+    using part = std::vector<reduction_row>;
+    std::vector<std::function<part()>> tasks;
     registry::for_each<registry::formats>([&]<class E>() {
-        cpu_rows<typename E::type>(randoms, rows);
-        fold_rows<typename E::type>(randoms, rows);
+        tasks.push_back([randoms] {
+            part p;
+            cpu_rows<typename E::type>(randoms, p);
+            return p;
+        });
+        tasks.push_back([randoms] {
+            part p;
+            fold_rows<typename E::type>(randoms, p);
+            return p;
+        });
     });
-    byte_rows(rows);
+    tasks.push_back([] {
+        part p;
+        byte_rows(p);
+        return p;
+    });
+    for (auto& p : on_every_core(tasks)) rows.insert(rows.end(), std::make_move_iterator(p.begin()), std::make_move_iterator(p.end()));
     return rows;
 }
 

@@ -1,13 +1,10 @@
 #include "scaling.hpp"
 
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <functional>
 #include <future>
-#include <mutex>
-#include <thread>
 
+#include "every_core.hpp"
 #include "flipcheck/registry.hpp"
 #include "gpu_backend.hpp"
 
@@ -34,26 +31,8 @@ std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
     std::future<std::vector<scaling_row>> gpu;
     if (b == backend::gpu) gpu = std::async(std::launch::async, [mutants] { return gpu_backend::verify_scaling(mutants); });
 
-    std::vector<scaling_row> rows(cpu.size());
-    std::atomic<std::size_t> next{0};
-    std::mutex mu;
-    std::exception_ptr thrown;
-    auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < cpu.size();) {
-            try {
-                rows[i] = cpu[i]();
-            } catch (...) {
-                std::lock_guard g(mu);
-                if (!thrown) thrown = std::current_exception();
-            }
-        }
-    };
-    {
-        std::vector<std::jthread> pool(std::min<std::size_t>(cpu.size(), std::max(1u, std::thread::hardware_concurrency())));
-        for (auto& t : pool) t = std::jthread(work);
-    }
+    std::vector<scaling_row> rows = on_every_core(cpu);
     std::vector<scaling_row> on_gpu = gpu.valid() ? gpu.get() : std::vector<scaling_row>{};  // rethrows a device_error
-    if (thrown) std::rethrow_exception(thrown);
     rows.insert(rows.end(), std::make_move_iterator(on_gpu.begin()), std::make_move_iterator(on_gpu.end()));
     return rows;
 }

@@ -63,6 +63,42 @@ TEST(sampled, keys_are_patterns_their_keys_and_the_keys_below) {
     EXPECT_LE(keys.size(), 3 * p.size());
 }
 
+// sample_keys' merge against the plain definition: the three lists, sorted, repeats dropped. The
+// built-ins take the merge (key 0 and its wrapped key below included: sign_flip keys the all-ones
+// pattern 0); the mutants take both paths (zeros_swapped has a few runs, wrong_inverse_branch many).
+template <class M>
+void expect_keys_by_definition() {
+    const fc::sample_params few{1, 16};  // 98 K patterns: the same runs as the default's 4.2 M
+    const auto p = fc::sample_patterns<typename M::format>(few);
+    std::vector<std::uint64_t> want;
+    for (std::uint64_t x : p) want.insert(want.end(), {x, M::encode(x), M::encode(x) - 1});
+    std::sort(want.begin(), want.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+    EXPECT_EQ(fc::sample_keys<M>(few), want) << M::name;
+}
+struct scrambled {  // a bijection whose keys of ascending patterns are millions of runs
+    using format = binary64;
+    static constexpr std::string_view name = "scrambled";
+    static constexpr std::uint64_t odd = 0x9e3779b97f4a7c15ull;
+    static std::uint64_t encode(std::uint64_t b) { return b * odd; }
+    static std::uint64_t decode(std::uint64_t k) {
+        std::uint64_t inv = odd;  // Newton's iteration for the inverse of an odd number mod 2^64
+        for (int i = 0; i < 5; ++i) inv *= 2 - odd * inv;
+        return k * inv;
+    }
+};
+TEST(sampled, keys_are_the_three_lists_sorted_for_any_mapping) {
+    expect_keys_by_definition<scrambled>();
+    expect_keys_by_definition<fc::sign_flip<binary64>>();
+    expect_keys_by_definition<fc::sign_flip_branchless<binary64>>();
+    expect_keys_by_definition<fc::signed_key<binary64>>();
+    expect_keys_by_definition<fc::format_key<binary64>>();
+    expect_keys_by_definition<fc::mutants::zeros_swapped<binary64>>();
+    expect_keys_by_definition<fc::mutants::sign_bit_only<binary64>>();
+    expect_keys_by_definition<fc::mutants::no_invert_negatives<binary64>>();
+    expect_keys_by_definition<fc::mutants::wrong_inverse_branch<binary64>>();
+}
+
 TEST(sampled, sweep_passes_builtins_and_says_it_is_a_sample) {
     const fc::sweep_report r = fc::sampled_sweep<fc::sign_flip<binary64>>({});
     EXPECT_TRUE(r.passed());

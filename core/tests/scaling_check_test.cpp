@@ -121,3 +121,22 @@ TEST(scaling_check, ignore_accepts_nan_or_zero_for_an_all_nan_array) {
     ASSERT_FALSE(r.passed());
     EXPECT_NE(r.counterexample->find("is 0x3f800000"), std::string::npos) << *r.counterexample;
 }
+
+// A byte format's amax that is right on every array of 0 to 2 codes and wrong on three (it reads
+// the first two only): the exhaustive check must reach every triple to kill it, and does. The
+// first failing array in the check's order is [0x00, 0x00, 0x01] (+0, +0, the smallest subnormal).
+struct amax_of_the_first_two {
+    using format = fc::float8_e4m3fn;
+    static constexpr fc::nan_policy declared = fc::nan_policy::propagate;
+    static std::uint8_t amax(std::span<const std::uint8_t> xs) {
+        return fc::keyed_amax_propagate<fc::float8_e4m3fn>::amax(xs.first(std::min<std::size_t>(xs.size(), 2)));
+    }
+};
+TEST(scaling_check, a_byte_amax_wrong_only_on_triples_dies_on_every_triple) {
+    fc::scaling_options pairs, triples;
+    triples.every_triple = true;
+    EXPECT_TRUE(fc::check_scaling<amax_of_the_first_two>(pairs).passed()) << "wrong on a pair?";
+    const auto r = fc::check_scaling<amax_of_the_first_two>(triples);
+    ASSERT_FALSE(r.passed());
+    EXPECT_NE(r.counterexample->find("n=3 [0x00 (0 zero), 0x00 (0 zero), 0x01"), std::string::npos) << *r.counterexample;
+}

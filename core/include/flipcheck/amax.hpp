@@ -88,15 +88,23 @@ public:
             }
         }
     }
-    S amax(nan_policy p, std::span<const S> xs) const noexcept {
+    // The fold after a prefix of an array: the best magnitude so far and whether a NaN was seen.
+    // The exhaustive checks extend one prefix by every code instead of folding every array anew.
+    struct state {
         S best = F::zero;
         bool nan = false;
-        for (S x : xs) {
-            x = S(x & F::value_mask);
-            nan = nan || nan_[x];
-            if (takes_[unsigned(best) * count + x]) best = S(x & ~F::sign_mask);
-        }
-        return nan && p == nan_policy::propagate ? F::quiet_nan : best;
+    };
+    state step(state s, S x) const noexcept {
+        x = S(x & F::value_mask);
+        s.nan = s.nan || nan_[x];
+        if (takes_[unsigned(s.best) * count + x]) s.best = S(x & ~F::sign_mask);
+        return s;
+    }
+    S result(nan_policy p, state s) const noexcept { return s.nan && p == nan_policy::propagate ? F::quiet_nan : s.best; }
+    S amax(nan_policy p, std::span<const S> xs) const noexcept {
+        state s;
+        for (S x : xs) s = step(s, x);
+        return result(p, s);
     }
 
 private:

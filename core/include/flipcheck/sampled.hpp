@@ -131,21 +131,86 @@ void sort_distinct(std::vector<S>& v) {
     v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-// The keys a sampled sweep of M checks, ascending and distinct.
+namespace detail {
+// A non-decreasing stream of keys for sample_keys' merge. A run of encode(patterns) that is
+// strictly monotone, read in ascending order with `pairs` set, gives e - 1 then e for each key e:
+// non-decreasing, as e_i - 1 >= e_{i-1} in a strict run. A key 0 has no key below it inside the
+// stream (0 - 1 wraps to the top): the caller gives that one apart. Without `pairs` each entry
+// comes once (the patterns).
+template <class S>
+struct key_stream {
+    const S* at;          // the entry now read, moved by `step`
+    std::ptrdiff_t step;  // +1 for an ascending list, -1 for a descending one read backwards
+    std::size_t left;     // entries left, counting the one at `at`
+    bool pairs;           // give e - 1 before each entry e
+    bool below_given = false;
+    bool empty() const noexcept { return left == 0; }
+    S head() const noexcept { return pairs && !below_given ? S(*at - 1) : *at; }
+    void pop() noexcept {
+        if (pairs && !below_given) {
+            below_given = true;
+            return;
+        }
+        below_given = false;
+        if (--left) at += step;  // never a pointer before the run's first entry
+    }
+};
+}  // namespace detail
+
+// The keys a sampled sweep of M checks, ascending and distinct: every pattern, its key and the key
+// below. A correct mapping's keys of ascending patterns are a few strictly monotone runs (one
+// sign's keys ascend, the other's descend), so the list is one merge of the patterns with each
+// run read as (key - 1, key) pairs, each key written once; a mapping with more runs (a mutant's)
+// has its three lists sorted instead (sort_distinct). The main job builds four of these lists.
 template <mapping M>
 std::vector<typename M::format::storage> sample_keys(const sample_params& p) {
     using S = typename M::format::storage;
+    using stream = detail::key_stream<S>;
     const auto shared = shared_sample_patterns<typename M::format>(p);
     const std::vector<S>& patterns = *shared;
     const std::size_t n = patterns.size();
-    std::vector<S> keys(3 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const S k = M::encode(patterns[i]);
-        keys[i] = patterns[i];
-        keys[n + i] = k;
-        keys[2 * n + i] = S(k - 1);
+    const std::unique_ptr<S[]> e(new S[n]);  // not zero-filled: every entry is written here
+    for (std::size_t i = 0; i < n; ++i) e[i] = M::encode(patterns[i]);
+
+    constexpr std::size_t max_runs = 8;  // the merge picks its lowest head by a linear scan
+    std::vector<stream> streams;
+    bool wraps = false;  // some run holds key 0, whose key below is the format's top key
+    for (std::size_t i = 0; i < n && streams.size() <= max_runs;) {
+        std::size_t j = i + 1;
+        const bool down = j < n && e[j] < e[i];
+        while (j < n && (down ? e[j] < e[j - 1] : e[j] > e[j - 1])) ++j;
+        stream s{down ? &e[j - 1] : &e[i], down ? -1 : 1, j - i, true};
+        if (*s.at == 0) {  // the run's lowest key: its key below is given apart, not here
+            wraps = true;
+            s.below_given = true;
+        }
+        streams.push_back(s);
+        i = j;
     }
-    sort_distinct(keys);
+    if (streams.size() > max_runs) {
+        std::vector<S> keys(3 * n);
+        for (std::size_t i = 0; i < n; ++i) {
+            keys[i] = patterns[i];
+            keys[n + i] = e[i];
+            keys[2 * n + i] = S(e[i] - 1);
+        }
+        sort_distinct(keys);
+        return keys;
+    }
+    const S top = S(~S(0));
+    streams.push_back({patterns.data(), 1, n, false});
+    if (wraps) streams.push_back({&top, 1, 1, false});
+    std::vector<S> keys;
+    keys.reserve(3 * n);
+    for (;;) {
+        stream* low = nullptr;
+        for (stream& s : streams)
+            if (!s.empty() && (!low || s.head() < low->head())) low = &s;
+        if (!low) break;
+        const S k = low->head();
+        if (keys.empty() || keys.back() != k) keys.push_back(k);
+        low->pop();
+    }
     return keys;
 }
 

@@ -16,6 +16,7 @@
 // (exhaustive) or a sample, and the first failure, smallest first, in words with the bits.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <optional>
@@ -198,21 +199,53 @@ scaling_report check_amax(const scaling_options& o = {}) {
         const int length = o.every_triple ? 3 : 2;
         r.exhaustive = true;
         r.domain = std::string("every array of 0 to ") + char('0' + length) + " codes (exhaustive)";
-        // The oracle's step memoized (oracle::byte_amax); an array it disagrees on, or one the
-        // policy excuses, goes through judge_amax, which asks oracle::amax itself and shrinks.
+        // The oracle's step memoized (oracle::byte_amax), its fold extended from each prefix by
+        // every code: arrays shortest first, each length in lexicographic order, as
+        // every_byte_array gives them (this loop measured about 3x faster than a visit per array).
+        // An array it disagrees on, or one the policy excuses, goes through judge_amax, which asks
+        // oracle::amax itself and shrinks.
+        using oracle_state = typename oracle::byte_amax<F>::state;
         const oracle::byte_amax<F> want;
         constexpr nan_policy p = X::declared;
+        constexpr unsigned count = unsigned(F::value_mask) + 1;
+        std::array<S, 3> xs{};
         std::vector<std::vector<S>> one(1);
-        every_byte_array<F>(length, [&](const std::vector<S>& xs) {
-            const std::span<const S> a(xs);
-            if (p != nan_policy::undefined && oracle::same_amax<F>(p, S(X::amax(a)), want.amax(p, a))) {
+        auto agrees = [&](std::size_t n, oracle_state w) {
+            const std::span<const S> a(xs.data(), n);
+            if (p != nan_policy::undefined && oracle::same_amax<F>(p, S(X::amax(a)), want.result(p, w))) {
                 ++r.checks;
                 return true;
             }
-            one[0] = xs;
-            judge_amax<F>(r, p, one, [](std::span<const S> a) { return X::amax(a); });
+            one[0].assign(a.begin(), a.end());
+            judge_amax<F>(r, p, one, [](std::span<const S> b) { return X::amax(b); });
             return r.passed();
-        });
+        };
+        auto every = [&](int n) {
+            for (unsigned a = 0; a < count; ++a) {
+                xs[0] = S(a);
+                const oracle_state wa = want.step({}, S(a));
+                if (n == 1) {
+                    if (!agrees(1, wa)) return false;
+                    continue;
+                }
+                for (unsigned b = 0; b < count; ++b) {
+                    xs[1] = S(b);
+                    const oracle_state wb = want.step(wa, S(b));
+                    if (n == 2) {
+                        if (!agrees(2, wb)) return false;
+                        continue;
+                    }
+                    for (unsigned c = 0; c < count; ++c) {
+                        xs[2] = S(c);
+                        if (!agrees(3, want.step(wb, S(c)))) return false;
+                    }
+                }
+            }
+            return true;
+        };
+        if (agrees(0, {}))
+            for (int n = 1; n <= length; ++n)
+                if (!every(n)) break;
     } else {
         r.domain = "edge battery (every value, every ordered pair, triples of 10) + " + std::to_string(o.randoms) +
                    " random arrays (sampled)";
