@@ -340,7 +340,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
 
     const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
     fmt::print("\nmain job: {} wall; the mappings took {}, the reducers and the scaling path{} {} more\n", human_seconds(seconds),
-               human_seconds(mapping_seconds), b == backend::gpu ? " (checked beside them)" : "",
+               human_seconds(mapping_seconds), b == backend::gpu ? " (checked beside them)" : " (checked beside them after the 32-bit sweeps)",
                human_seconds(seconds - mapping_seconds));
     if (stopped()) return exit_for_stop();
     const bool all_passed = passed == total && reductions_passed == int(reductions.size()) && scaling_passed == int(scaling.size());
