@@ -1,10 +1,13 @@
 // The amax benchmark: flipcheck's amax (gpu/amax.cuh's amax_grid, the kernel gpu_amax_test
-// verifies) and the fused amax + MX e8m0 scales kernel, against CUB's DeviceReduce::Max over an
-// absolute-value transform iterator of the same data, in one run. 2^28 binary32 values (1 GiB) and
-// 2^29 bfloat16 (1 GiB); three inputs of each, rotated, so that nothing stays in the 50 MiB L2.
-// The median of --repeats cudaEvent timings per row (default 30), round robin; GB/s counts the
-// input bytes read once; each row's ratio is its bandwidth over its format's CUB row.
-// Every answer is checked against the host's (the amax bits, every e8m0 code); exit 1 if any differs.
+// verifies), the fused amax + MX e8m0 scales kernel and the fused NVFP4 scales kernel, against
+// CUB's DeviceReduce::Max over an absolute-value transform iterator of the same data and against
+// the practical read ceiling (a hand-written kernel of 16-byte loads that only ORs the words it
+// reads), in one run. 2^28 binary32 values (1 GiB) and 2^29 bfloat16 (1 GiB); three inputs of
+// each, rotated, so that nothing stays in the 50 MiB L2. The median of --repeats cudaEvent timings
+// per row (default 30), round robin; GB/s counts the input bytes read once (the two-pass NVFP4 row
+// reads them twice); each row's ratios are its bandwidth over its format's CUB and ceiling rows.
+// Every answer is checked against the host's (the amax bits, every e8m0 and e4m3fn code); exit 1
+// if any differs.
 #include <cub/device/device_reduce.cuh>
 #include <cuda_bf16.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -32,6 +35,29 @@ struct abs_bf16 {  // widened to binary32, exactly: CUB then reduces floats read
 
 constexpr int inputs = 3;
 
+// The practical read ceiling: every 16-byte vector of x read once, 8 loads in flight per lane,
+// each word ORed into one register and nothing else done. The answer is written only if it
+// equals a value no input here has, so no load can be dropped and nothing is stored.
+__global__ void __launch_bounds__(256) read_ceiling(const uint4* __restrict__ x, std::size_t vectors, std::uint32_t* out) {
+    constexpr int unroll = 8;
+    const std::size_t tid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, threads = std::size_t(gridDim.x) * blockDim.x;
+    std::uint32_t acc = 0;
+    std::size_t i = tid;
+    for (; i + (unroll - 1) * threads < vectors; i += unroll * threads) {
+        uint4 v[unroll];
+#pragma unroll
+        for (int u = 0; u < unroll; ++u) v[u] = __ldg(x + i + u * threads);
+#pragma unroll
+        for (int u = 0; u < unroll; ++u) acc |= v[u].x | v[u].y | v[u].z | v[u].w;
+    }
+    for (; i < vectors; i += threads) {
+        const uint4 v = __ldg(x + i);
+        acc |= v.x | v.y | v.z | v.w;
+    }
+    acc = __reduce_or_sync(0xffffffffu, acc);
+    if (acc == 0x00c0ffeeu) *out = acc;  // the inputs' random signs and exponents make it 0xffff.... never this
+}
+
 // Three device inputs of random values of every sign and of magnitudes 2^-27 .. 2^24, their
 // amax bits and their MX e8m0 codes for e4m3fn (the host's answers).
 template <class F>
@@ -41,7 +67,7 @@ struct data {
     std::size_t n;
     S* d[inputs];
     S amax[inputs];
-    std::vector<std::uint8_t> codes[inputs];
+    std::vector<std::uint8_t> codes[inputs], nvfp4[inputs];  // e8m0 per 32; e4m3fn per 16 under the input's own amax
     data(std::size_t count, std::uint64_t seed) : n(count) {
         std::vector<S> host(n);
         fc::detail::splitmix64 rng{seed};
@@ -56,6 +82,12 @@ struct data {
             for (std::size_t b = 0; b < codes[i].size(); ++b)
                 codes[i][b] = fc::mx_block_scale<F, fc::float8_e4m3fn>::block_scale(
                     std::span<const S>(host.data() + b * fc::mx_block, std::min<std::size_t>(fc::mx_block, n - b * fc::mx_block)));
+            const float global = fc::tensor_scale(fc::nvfp4_max, float(F::to_value(amax[i])));
+            nvfp4[i].resize((n + fc::nvfp4_block - 1) / fc::nvfp4_block);
+            for (std::size_t b = 0; b < nvfp4[i].size(); ++b) {
+                const std::span<const S> block(host.data() + b * fc::nvfp4_block, std::min<std::size_t>(fc::nvfp4_block, n - b * fc::nvfp4_block));
+                nvfp4[i][b] = fc::nvfp4_block_scale::block_scale(float(F::to_value(fc::keyed_amax<F, fc::nan_policy::propagate>::amax(block))), global);
+            }
             CHECK(cudaMalloc(&d[i], n * sizeof(S)));
             CHECK(cudaMemcpy(d[i], host.data(), n * sizeof(S), cudaMemcpyHostToDevice));
         }
@@ -72,6 +104,11 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, 0));
     const unsigned blocks = unsigned(prop.multiProcessorCount) * 8, threads = 256;
+    // The fused scale kernels in 16 times as many blocks: their registers fit fewer blocks per SM
+    // than amax_grid's (6 of 256 threads for mx_scales on an H100), so SMs x 8 blocks left a
+    // second, partial wave; 16 waves measured 0.973x the ceiling against 0.906x for exactly the
+    // blocks that fit at once and 0.779x for SMs x 8 (H100, bench/RESULTS.md, issue 31).
+    const unsigned fused_blocks = blocks * 16;
 
     data<fc::binary32> f32(std::size_t(1) << 28, 11);
     data<fc::bfloat16> b16(std::size_t(1) << 29, 13);
@@ -81,7 +118,16 @@ int main(int argc, char** argv) {
     std::uint8_t* scales;
     CHECK(cudaMalloc(&cub_out, 4));
     CHECK(cudaMalloc(&word, 4));
-    CHECK(cudaMalloc(&scales, b16.n / fc::mx_block));
+    CHECK(cudaMalloc(&scales, b16.n / fc::nvfp4_block));
+    // The NVFP4 kernel's given tensor amax: keys[i] is input i's amax key (the f32 inputs' at
+    // keys, the bf16 inputs' at keys + 3); keys[6] is the two-pass row's, made by its amax pass.
+    std::uint32_t* keys;
+    CHECK(cudaMalloc(&keys, 7 * 4));
+    for (int i = 0; i < inputs; ++i) {
+        const std::uint32_t k32 = f32.amax[i], k16 = b16.amax[i];
+        CHECK(cudaMemcpy(keys + i, &k32, 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(keys + 3 + i, &k16, 4, cudaMemcpyHostToDevice));
+    }
     auto abs32 = [&](int r) { return thrust::make_transform_iterator(reinterpret_cast<const float*>(f32.d[r % inputs]), abs_f32{}); };
     auto abs16 = [&](int r) {
         return thrust::make_transform_iterator(reinterpret_cast<const __nv_bfloat16*>(b16.d[r % inputs]), abs_bf16{});
@@ -108,30 +154,46 @@ int main(int argc, char** argv) {
             return w == in.amax[r % inputs];
         };
     };
-    auto scales_ok = [&](auto& in) {
-        return [&](int r) {
-            std::vector<std::uint8_t> got(in.codes[r % inputs].size());
+    // The scales written (codes: the e8m0 ones, else the NVFP4 ones) and the tensor amax.
+    auto scales_of = [&](auto& in, bool codes) {
+        return [&, codes](int r) {
+            const std::vector<std::uint8_t>& want = codes ? in.codes[r % inputs] : in.nvfp4[r % inputs];
+            std::vector<std::uint8_t> got(want.size());
             CHECK(cudaMemcpy(got.data(), scales, got.size(), cudaMemcpyDeviceToHost));
-            std::uint32_t w = 0;
-            CHECK(cudaMemcpy(&w, word, 4, cudaMemcpyDeviceToHost));
-            return got == in.codes[r % inputs] && w == in.amax[r % inputs];
+            return got == want && word_ok(in)(r);
         };
+    };
+    auto scales_ok = [&](auto& in) { return scales_of(in, true); };
+    auto nvfp4_ok = [&](auto& in) { return scales_of(in, false); };
+    auto never_written = [&](int) {
+        std::uint32_t w = 0;
+        CHECK(cudaMemcpy(&w, word, 4, cudaMemcpyDeviceToHost));
+        return w == 0;
     };
 
     std::vector<row> rows;
+    std::vector<int> ceiling_of;  // per row: its format's ceiling row
     std::vector<double> bytes_of;  // per row: the input bytes one launch reads
+    int ceiling = -1;  // the ceiling row of the format being added
     auto add = [&](std::string name, double bytes, std::function<void(int)> launch, std::function<bool(int)> ok, int baseline) {
         rows.push_back({std::move(name), std::move(launch), std::move(ok), baseline});
         bytes_of.push_back(bytes);
+        ceiling_of.push_back(ceiling < 0 ? int(rows.size() - 1) : ceiling);
         return int(rows.size() - 1);
     };
     using P = fc::nan_policy;
     // binary32
     const double bytes32 = double(f32.n) * 4;
+    ceiling = -1;
+    ceiling = add("read ceiling binary32 (16-byte loads, OR)", bytes32, [&](int r) {
+        cudaMemsetAsync(word, 0, 4);
+        read_ceiling<<<blocks, threads>>>(reinterpret_cast<const uint4*>(f32.d[r % inputs]), f32.n / 4, word);
+    }, never_written, -1);
     const int cub32 = add("cub::DeviceReduce::Max(|x|) binary32", bytes32, [&](int r) {
         std::size_t tb = temp_bytes;
         cub::DeviceReduce::Max(temp, tb, abs32(r), cub_out, ::cuda::std::int64_t(f32.n));
     }, cub_ok(f32), -1);
+    rows[std::size_t(ceiling)].baseline = cub32;
     add("flipcheck amax binary32 (propagate)", bytes32, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
         k::amax_grid<fc::binary32, P::propagate><<<blocks, threads>>>(f32.d[r % inputs], f32.n, word);
@@ -142,14 +204,30 @@ int main(int argc, char** argv) {
     }, word_ok(f32), cub32);
     add("flipcheck fused amax + e8m0 scales /32 binary32", bytes32, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
-        k::mx_scales<fc::binary32, fc::float8_e4m3fn, P::propagate><<<blocks, threads>>>(f32.d[r % inputs], f32.n, scales, word);
+        k::mx_scales<fc::binary32, fc::float8_e4m3fn, P::propagate><<<fused_blocks, threads>>>(f32.d[r % inputs], f32.n, scales, word);
     }, scales_ok(f32), cub32);
+    add("flipcheck fused NVFP4 e4m3fn scales /16 binary32", bytes32, [&](int r) {
+        cudaMemsetAsync(word, 0, 4);
+        k::nvfp4_scales<fc::binary32, P::propagate><<<fused_blocks, threads>>>(f32.d[r % inputs], f32.n, keys + r % inputs, scales, word);
+    }, nvfp4_ok(f32), cub32);
+    add("NVFP4 two passes (amax_grid, then scales) binary32", bytes32, [&](int r) {
+        cudaMemsetAsync(keys + 6, 0, 4);
+        k::amax_grid<fc::binary32, P::propagate><<<blocks, threads>>>(f32.d[r % inputs], f32.n, keys + 6);
+        cudaMemsetAsync(word, 0, 4);
+        k::nvfp4_scales<fc::binary32, P::propagate><<<fused_blocks, threads>>>(f32.d[r % inputs], f32.n, keys + 6, scales, word);
+    }, nvfp4_ok(f32), cub32);
     // bfloat16
     const double bytes16 = double(b16.n) * 2;
+    ceiling = -1;
+    ceiling = add("read ceiling bfloat16 (16-byte loads, OR)", bytes16, [&](int r) {
+        cudaMemsetAsync(word, 0, 4);
+        read_ceiling<<<blocks, threads>>>(reinterpret_cast<const uint4*>(b16.d[r % inputs]), b16.n / 8, word);
+    }, never_written, -1);
     const int cub16 = add("cub::DeviceReduce::Max(|x|) bfloat16", bytes16, [&](int r) {
         std::size_t tb = temp_bytes;
         cub::DeviceReduce::Max(temp, tb, abs16(r), cub_out, ::cuda::std::int64_t(b16.n));
     }, cub_ok(b16), -1);
+    rows[std::size_t(ceiling)].baseline = cub16;
     add("flipcheck amax bfloat16 (propagate)", bytes16, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
         k::amax_grid<fc::bfloat16, P::propagate><<<blocks, threads>>>(b16.d[r % inputs], b16.n, word);
@@ -160,8 +238,18 @@ int main(int argc, char** argv) {
     }, word_ok(b16), cub16);
     add("flipcheck fused amax + e8m0 scales /32 bfloat16", bytes16, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
-        k::mx_scales<fc::bfloat16, fc::float8_e4m3fn, P::propagate><<<blocks, threads>>>(b16.d[r % inputs], b16.n, scales, word);
+        k::mx_scales<fc::bfloat16, fc::float8_e4m3fn, P::propagate><<<fused_blocks, threads>>>(b16.d[r % inputs], b16.n, scales, word);
     }, scales_ok(b16), cub16);
+    add("flipcheck fused NVFP4 e4m3fn scales /16 bfloat16", bytes16, [&](int r) {
+        cudaMemsetAsync(word, 0, 4);
+        k::nvfp4_scales<fc::bfloat16, P::propagate><<<fused_blocks, threads>>>(b16.d[r % inputs], b16.n, keys + 3 + r % inputs, scales, word);
+    }, nvfp4_ok(b16), cub16);
+    add("NVFP4 two passes (amax_grid, then scales) bfloat16", bytes16, [&](int r) {
+        cudaMemsetAsync(keys + 6, 0, 4);
+        k::amax_grid<fc::bfloat16, P::propagate><<<blocks, threads>>>(b16.d[r % inputs], b16.n, keys + 6);
+        cudaMemsetAsync(word, 0, 4);
+        k::nvfp4_scales<fc::bfloat16, P::propagate><<<fused_blocks, threads>>>(b16.d[r % inputs], b16.n, keys + 6, scales, word);
+    }, nvfp4_ok(b16), cub16);
 
     // Every answer on every input first, then the timed repeats, round robin.
     for (auto& rw : rows) {
@@ -177,14 +265,14 @@ int main(int argc, char** argv) {
 
     std::printf("%s, %d SMs; median of %d runs per row, 3 rotating inputs of 1 GiB per format\n", prop.name,
                 prop.multiProcessorCount, repeats);
-    std::printf("%-52s %9s %9s %8s %s\n", "row", "ms", "GB/s", "vs CUB", "answer");
+    std::printf("%-52s %9s %9s %8s %11s %s\n", "row", "ms", "GB/s", "vs CUB", "vs ceiling", "answer");
     bool all_right = true;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const row& rw = rows[i];
         auto gbs_of = [&](std::size_t k) { return bytes_of[k] / (double(rows[k].median()) * 1e6); };
         const double gbs = gbs_of(i), base = rw.baseline < 0 ? gbs : gbs_of(std::size_t(rw.baseline));
-        std::printf("%-52s %9.3f %9.1f %7.3fx %s\n", rw.name.c_str(), double(rw.median()), gbs, gbs / base,
-                    rw.right ? "right" : "WRONG");
+        std::printf("%-52s %9.3f %9.1f %7.3fx %10.3fx %s\n", rw.name.c_str(), double(rw.median()), gbs, gbs / base,
+                    gbs / gbs_of(std::size_t(ceiling_of[i])), rw.right ? "right" : "WRONG");
         all_right = all_right && rw.right;
     }
     return all_right ? 0 : 1;

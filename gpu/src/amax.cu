@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,7 +72,7 @@ std::vector<std::uint32_t> run_amax(form f, const std::vector<std::vector<typena
             break;
     }
     check(cudaGetLastError(), form_names[int(f)]);
-    check(cudaDeviceSynchronize(), form_names[int(f)]);
+    check(cudaStreamSynchronize(0), form_names[int(f)]);
     return out.download();
 }
 
@@ -136,7 +138,7 @@ std::vector<std::uint8_t> run_mx(const std::vector<typename F::storage>& data, s
     device_buffer<std::uint32_t> amax(1);
     k::mx_scales<F, E, nan_policy::propagate><<<64, 256>>>(x.get(), data.size(), scales.get(), amax.get());
     check(cudaGetLastError(), "mx_scales");
-    check(cudaDeviceSynchronize(), "mx_scales");
+    check(cudaStreamSynchronize(0), "mx_scales");
     if (tensor_amax) *tensor_amax = amax.download()[0];
     return scales.download();
 }
@@ -175,6 +177,109 @@ scaling_row mx_row(const scaling_options& o) {
     return row;
 }
 
+// The fused NVFP4 kernel's blocks: every bfloat16 magnitude (+0 to +inf) and a NaN as a block's
+// amax, at a position and with a sign that turn with the block, beside half its magnitude's code
+// (a smaller value) elsewhere; then random blocks. Laid end to end, each block 16 elements.
+template <class F>
+std::vector<typename F::storage> nvfp4_blocks(const scaling_options& o) {
+    using S = typename F::storage;
+    auto of_bf16 = [](std::uint32_t h) { return F::width == 32 ? S(h << 16) : S(h); };
+    std::vector<S> out;
+    std::uint32_t b = 0;
+    for (std::uint32_t h = 0; h <= 0x7fc0u; ++h, ++b) {
+        if (h > 0x7f80u && h != 0x7fc0u) continue;  // one NaN
+        const S sign = (b >> 4) & 1 ? S(F::sign_mask) : S(0);
+        for (int i = 0; i < nvfp4_block; ++i) out.push_back(i == int(b % nvfp4_block) ? S(of_bf16(h) | sign) : S(of_bf16(h / 2) | (i & 1 ? F::sign_mask : 0)));
+    }
+    ::flipcheck::detail::splitmix64 rng{o.seed + 11};
+    for (std::size_t i = 0; i < o.randoms * nvfp4_block; ++i) out.push_back(random_bits<F>(rng));
+    return out;
+}
+
+// The fused NVFP4 kernel (or its GPU mutant) on those blocks under each tensor amax of the CPU
+// check, then on a block and 7 elements; every scale judged against scale.hpp's oracle
+// (block amax by oracle::amax, global scale by oracle::tensor_scale, e4m3fn by search), and the
+// tensor amax it returns against oracle::amax.
+template <class F, class Scale>
+scaling_row nvfp4_row(const char* name, bool mutant, const scaling_options& o) {
+    using S = typename F::storage;
+    const auto t0 = clock_type::now();
+    // The global scale's cases: 0 and +inf (scale 1), a subnormal amax (a scale past FLT_MAX,
+    // clamped), 1 (scale 2688), 448, and near FLT_MAX (a subnormal scale). The block scale's own
+    // function runs under 12 tensor amaxes and every bfloat16 block amax on the CPU
+    // (check_nvfp4_scale); this row is for the kernel around it: each launch is one tensor amax.
+    const float tensor_amaxes[] = {0.0f, 1e-40f, 1.0f, 448.0f, 3.4e38f, std::numeric_limits<float>::infinity()};
+    scaling_row row;
+    row.mutant = mutant;
+    row.report = {name, "nvfp4 scale", std::string(F::name) + " blocks of 16 -> e4m3fn under 448*6/tensor amax, nan=propagate",
+                  "every bfloat16 magnitude and a NaN as a block amax + " + std::to_string(o.randoms) +
+                      " random blocks, x 6 tensor amaxes, and a last block of 7 (sampled)",
+                  false, 0, {}};
+    auto run = [](const std::vector<S>& data, S tensor, std::uint32_t* amax_out) {
+        device_buffer<S> x(data);
+        device_buffer<std::uint32_t> key(std::vector<std::uint32_t>{std::uint32_t(tensor)}), amax(1);
+        device_buffer<std::uint8_t> scales((data.size() + nvfp4_block - 1) / nvfp4_block);
+        check(cudaMemset(amax.get(), 0, 4), "cudaMemset");
+        k::nvfp4_scales<F, nan_policy::propagate, Scale><<<64, 256>>>(x.get(), data.size(), key.get(), scales.get(), amax.get());
+        check(cudaGetLastError(), "nvfp4_scales");
+        check(cudaStreamSynchronize(0), "nvfp4_scales");
+        if (amax_out) *amax_out = amax.download()[0];
+        return scales.download();
+    };
+    // Each tensor amax's launch, then its judging on a host thread of its own: asking the oracle
+    // (e4m3fn by search) for 33 K blocks each is most of the row's time.
+    // The oracle's block amaxes of a batch, asked once for every tensor amax.
+    auto block_amaxes = [](const std::vector<S>& data) {
+        std::vector<float> out;
+        for (std::size_t b = 0; b * nvfp4_block < data.size(); ++b)
+            out.push_back(float(F::to_value(oracle::amax<F>(
+                nan_policy::propagate, std::span<const S>(data.data() + b * nvfp4_block, std::min<std::size_t>(nvfp4_block, data.size() - b * nvfp4_block))))));
+        return out;
+    };
+    auto judge = [](const std::vector<S>& data, const std::vector<float>& amaxes, float t, const std::vector<std::uint8_t>& got,
+                    std::uint32_t amax, std::uint64_t& checks) -> std::optional<std::string> {
+        const S tensor = F::width == 32 ? S(bit_cast<std::uint32_t>(t)) : S(bit_cast<std::uint32_t>(t) >> 16);
+        const float g = oracle::tensor_scale(nvfp4_max, float(F::to_value(tensor)));
+        for (std::size_t b = 0; b < got.size(); ++b) {
+            ++checks;
+            const std::span<const S> block(data.data() + b * nvfp4_block, std::min<std::size_t>(nvfp4_block, data.size() - b * nvfp4_block));
+            const float a = amaxes[b];
+            const std::uint8_t want = oracle::nvfp4_block_scale(a, g);
+            if (got[b] != want)
+                return "block " + std::to_string(b) + " " + show<F>(block) + " (amax " + show_float(a) + ") under tensor amax " +
+                       show<F>(tensor) + " gets e4m3fn " + show<float8_e4m3fn>(got[b]) + "; the oracle's: " + show<float8_e4m3fn>(want);
+        }
+        ++checks;
+        const S want = oracle::amax<F>(nan_policy::propagate, std::span<const S>(data));
+        if (!oracle::same_amax<F>(nan_policy::propagate, S(amax), want))
+            return "the fused NVFP4 kernel's tensor amax is " + show<F>(S(amax)) + "; the oracle's: " + show<F>(want);
+        return std::nullopt;
+    };
+    const std::vector<S> data = nvfp4_blocks<F>(o);
+    const std::vector<S> cut(data.end() - (2 * nvfp4_block + 7), data.end() - nvfp4_block);  // a block and 7 elements
+    const std::vector<float> data_amaxes = block_amaxes(data), cut_amaxes = block_amaxes(cut);
+    constexpr std::size_t cases = std::size(tensor_amaxes) + 1;  // the last: the cut under tensor amax 1
+    std::vector<std::uint8_t> got[cases];
+    std::uint32_t amax[cases];
+    std::uint64_t checks[cases] = {};
+    std::future<std::optional<std::string>> verdicts[cases];
+    for (std::size_t c = 0; c < cases; ++c) {
+        const bool last = c + 1 == cases;
+        const float t = last ? 1.0f : tensor_amaxes[c];
+        const S tensor = F::width == 32 ? S(bit_cast<std::uint32_t>(t)) : S(bit_cast<std::uint32_t>(t) >> 16);
+        got[c] = run(last ? cut : data, tensor, &amax[c]);
+        verdicts[c] = std::async(std::launch::async, [&, c, t, last] { return judge(last ? cut : data, last ? cut_amaxes : data_amaxes, t, got[c], amax[c], checks[c]); });
+    }
+    for (std::size_t c = 0; c < cases; ++c) {
+        const auto v = verdicts[c].get();
+        if (!row.report.passed()) continue;
+        row.report.checks += checks[c];
+        if (v) row.report.counterexample = *v;
+    }
+    row.ms = ms_since(t0);
+    return row;
+}
+
 struct tally {
     device_buffer<unsigned long long> words{3};  // checked, wrong, first
     tally() { check(cudaMemset(words.get() + 2, 0xff, sizeof(unsigned long long)), "cudaMemset"); }
@@ -189,7 +294,7 @@ scaling_row pair_row(std::uint64_t count) {
     tally t;
     k::every_pair<F, P, Mutant><<<1024, 256>>>(0, count, t.words.get() + 1, t.words.get() + 2);
     check(cudaGetLastError(), "every_pair");
-    check(cudaDeviceSynchronize(), "every_pair");
+    check(cudaStreamSynchronize(0), "every_pair");
     const auto w = t.words.download();
     scaling_row row;
     row.mutant = Mutant;
@@ -220,7 +325,7 @@ scaling_row every_amax_row(const char* name, bool mutant, std::uint64_t count) {
     const std::uint64_t begin = count == all_32 ? 0 : 0x7f800000u - count / 2;
     k::every_amax<E, Subject, Tensor><<<1024, 256>>>(begin, count, t.words.get(), t.words.get() + 1, t.words.get() + 2);
     check(cudaGetLastError(), "every_amax");
-    check(cudaDeviceSynchronize(), "every_amax");
+    check(cudaStreamSynchronize(0), "every_amax");
     const auto w = t.words.download();
     scaling_row row;
     row.mutant = mutant;
@@ -262,7 +367,7 @@ std::vector<std::uint32_t> run_mutant(mutant_kernel m, const std::vector<std::ve
         k::bf16x2_hmax2<><<<n, 64>>>(b.data.get(), b.offsets.get(), out.get());
     }
     check(cudaGetLastError(), "a mutant kernel");
-    check(cudaDeviceSynchronize(), "a mutant kernel");
+    check(cudaStreamSynchronize(0), "a mutant kernel");
     return out.download();
 }
 template <class F>
@@ -290,12 +395,17 @@ void amax_rows(std::vector<scaling_row>& out, const scaling_options& o) {
 // The scale kernels' rows and the 2^32 ones, in the order they are reported.
 std::vector<scaling_row> other_rows(const scaling_options& o) {
     std::vector<scaling_row> out;
+    // The NVFP4 rows are mostly host work (the oracle's answers): beside the others from the start.
+    auto nvfp4_f32 = std::async(std::launch::async, [&o] { return nvfp4_row<binary32, nvfp4_block_scale>("nvfp4_scales_fused", false, o); });
+    auto nvfp4_bf16 = std::async(std::launch::async, [&o] { return nvfp4_row<bfloat16, nvfp4_block_scale>("nvfp4_scales_fused", false, o); });
     registry::for_each<registry::mx_elements>([&]<class Entry>() {
         using E = canonical_t<typename Entry::type>;
         out.push_back(mx_row<binary32, E>(o));
         out.push_back(mx_row<bfloat16, E>(o));
         out.push_back(mx_row<binary16, E>(o));
     });
+    out.push_back(nvfp4_f32.get());
+    out.push_back(nvfp4_bf16.get());
     out.push_back(pair_row<binary16, nan_policy::propagate, false>(o.gpu_patterns));
     out.push_back(pair_row<binary16, nan_policy::ignore, false>(o.gpu_patterns));
     out.push_back(pair_row<bfloat16, nan_policy::propagate, false>(o.gpu_patterns));
@@ -321,6 +431,7 @@ std::vector<scaling_row> verify_scaling(bool mutants, const scaling_options& o) 
         out.push_back(mutant_row<binary32>(mutant_kernel::fmaxf_block, "fmaxf_block_amax (GPU)", o));
         out.push_back(mutant_row<bfloat16>(mutant_kernel::bf16x2_hmax2, "bf16x2_hmax_amax (GPU, __hmax2)", o));
         out.push_back(pair_row<bfloat16, nan_policy::propagate, true>(o.gpu_patterns));
+        out.push_back(nvfp4_row<bfloat16, mutants::nvfp4_scale_truncated<>>("nvfp4_scale_truncated (GPU)", true, o));
         // From the NaNs up: the first patterns of the domain hold no NaN.
         out.push_back(every_amax_row<float8_e4m3fn, mutants::e8m0_from_exponent_field<float8_e4m3fn>, false>(
             "e8m0_from_exponent_field (GPU)", true, o.gpu_patterns));

@@ -41,7 +41,7 @@ struct device_batch {
 
 inline void finish_launch() {
     check(cudaGetLastError(), "launch");
-    check(cudaDeviceSynchronize(), "kernel");
+    check(cudaStreamSynchronize(0), "kernel");
 }
 
 inline constexpr std::uint64_t no_index = ~std::uint64_t(0);

@@ -26,7 +26,7 @@ TEST(GpuScaling, EveryBuiltInPasses) {
 TEST(GpuScaling, EveryMutantIsKilled) {
     FLIPCHECK_REQUIRE_DEVICE();
     const auto rows = fc::gpu::verify_scaling(true);
-    EXPECT_EQ(rows.size(), 6u);
+    EXPECT_EQ(rows.size(), 7u);
     for (const auto& r : rows) {
         EXPECT_TRUE(r.mutant);
         EXPECT_FALSE(r.report.passed()) << r.report.subject << " survived " << r.report.checks << " checks";

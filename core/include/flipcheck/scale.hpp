@@ -29,6 +29,7 @@
 //        operations in that order, then rounded to nearest (ties to even) and saturated to 448
 //        (satfinite); a NaN gives e4m3fn's NaN 0x7f.
 #pragma once
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -91,13 +92,19 @@ FLIPCHECK_HD float tensor_scale(float amax) noexcept {
 // e4m3fn's code nearest to x (ties to the even code), saturated at 448; NaN -> 0x7f. By search
 // over the codes, so that nothing of the built-in's bit arithmetic is shared.
 inline std::uint8_t e4m3fn_satfinite(float x) {
+    // The codes' values, decoded once (minifloat.hpp's to_value): the checks ask this millions of times.
+    static const std::array<double, float8_e4m3fn::max_finite + 1> value = [] {
+        std::array<double, float8_e4m3fn::max_finite + 1> v{};
+        for (unsigned c = 0; c < v.size(); ++c) v[c] = double(float8_e4m3fn::to_value(std::uint8_t(c)));
+        return v;
+    }();
     if (isnan(x)) return 0x7f;
     const std::uint8_t sign = x < 0 || (x == 0 && signbit(x)) ? 0x80 : 0x00;
     const float a = x < 0 ? -x : x;
     std::uint8_t best = 0;
     for (unsigned c = 1; c <= float8_e4m3fn::max_finite; ++c) {
-        const double d = std::fabs(double(float8_e4m3fn::to_value(std::uint8_t(c))) - double(a));
-        const double db = std::fabs(double(float8_e4m3fn::to_value(best)) - double(a));
+        const double d = std::fabs(value[c] - double(a));
+        const double db = std::fabs(value[best] - double(a));
         if (d < db || (d == db && (c % 2) == 0)) best = std::uint8_t(c);
     }
     return std::uint8_t(sign | best);

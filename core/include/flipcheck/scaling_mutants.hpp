@@ -169,7 +169,7 @@ struct fp8_scale_unguarded {
 // a scale just below a code's midpoint is fine, one above it comes out a code too small.
 template <class F = float4_e2m1fn>
 struct nvfp4_scale_truncated {
-    static std::uint8_t block_scale(float block_amax, float global_scale) noexcept {
+    FLIPCHECK_HD static std::uint8_t block_scale(float block_amax, float global_scale) noexcept {
         const float x = block_amax / 6.0f * global_scale;
         if (x != x) return 0x7f;
         std::uint8_t best = 0;

@@ -132,35 +132,44 @@ __global__ void amax_block(const typename F::storage* x, const std::uint64_t* of
     if (threadIdx.x == 0) out[blockIdx.x] = word;
 }
 
-// The fused kernel: the e8m0 scale of every block of 32 elements (amax then mx_scale_bits, as
-// scale.hpp's mx_block_scale) and the tensor's amax, in one read of x. A group of G lanes holds a
-// block (G = 8 for binary32, 4 for 16-bit: one 16-byte vector each); its maximum is found with
-// shuffles inside the group. x must be 16-byte aligned; a last partial block is read one by one
-// (missing elements count as +0, amax's identity).
-template <class F, class E, nan_policy P>
-__global__ void __launch_bounds__(256) mx_scales(const typename F::storage* __restrict__ x, std::size_t n,
-                                                 std::uint8_t* __restrict__ scales, std::uint32_t* __restrict__ tensor_amax) {
-    using S = typename F::storage;
-    constexpr int per_vec = 16 / int(sizeof(S)), group = mx_block / per_vec;
-    const std::size_t blocks = (n + mx_block - 1) / mx_block;
+// The scale kernels' shared loop: the maximum key of every block of `Block` elements of x[0, n)
+// and the tensor's, in one read of x. A group of G lanes holds a block (G = Block / elements per
+// 16-byte vector); its maximum is found with shuffles inside the group and handed to
+// `emit(block, key)` on the group's first lane; the tensor's maximum key goes into *tensor_amax.
+// Each lane issues `Unroll` independent 16-byte loads before it waits on any, and the grid should
+// be many waves of blocks (the bench launches 16 x SMs x 8): the kernel's registers fit fewer
+// blocks per SM than amax_grid's, and one grid-stride wave read at 0.78x the ceiling (H100,
+// bench/RESULTS.md). x must be 16-byte aligned; a last partial block is read one by one (missing
+// elements count as +0, amax's identity).
+template <class F, nan_policy P, int Block, int Unroll, class Emit>
+__device__ __forceinline__ void block_maxima(const typename F::storage* __restrict__ x, std::size_t n,
+                                             std::uint32_t* __restrict__ tensor_amax, Emit emit) {
+    constexpr int per_vec = 16 / int(sizeof(typename F::storage)), group = Block / per_vec;
+    static_assert(Block % per_vec == 0 && group <= 32 && 32 % group == 0, "a block is whole vectors inside a warp");
+    const std::size_t blocks = (n + Block - 1) / Block, vectors = blocks * group;
     const std::size_t tid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, threads = std::size_t(gridDim.x) * blockDim.x;
     std::uint32_t all = 0;
-    // Every lane of a warp runs the same number of rounds, so the shuffles see whole groups.
-    const std::size_t rounds = (blocks * group + threads - 1) / threads;
+    // Every lane of a warp runs the same number of rounds, so the shuffles see whole groups; in a
+    // round, load u of every lane of a warp is one stretch of consecutive vectors.
+    const std::size_t rounds = (vectors + Unroll * threads - 1) / (Unroll * threads);
     for (std::size_t r = 0; r < rounds; ++r) {
-        const std::size_t v = r * threads + tid, first = v * per_vec;  // this lane's vector and element
-        std::uint32_t m = 0;
-        if (first + per_vec <= n) {
-            const uint4 w = __ldg(reinterpret_cast<const uint4*>(x + first));
-            m = fold_halves<F>(word_max<F, P>(word_max<F, P>(word_max<F, P>(word_max<F, P>(0u, w.x), w.y), w.z), w.w));
-        } else {
-            for (std::size_t i = first; i < first + per_vec && i < n; ++i) m = max(m, std::uint32_t(amax_key<F>(P, x[i])));
+        uint4 w[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const std::size_t first = ((r * Unroll + u) * threads + tid) * per_vec;
+            w[u] = first + per_vec <= n ? __ldg(reinterpret_cast<const uint4*>(x + first)) : make_uint4(0, 0, 0, 0);
         }
 #pragma unroll
-        for (int d = group / 2; d > 0; d /= 2) m = max(m, __shfl_xor_sync(0xffffffffu, m, d));
-        all = max(all, m);
-        if (threadIdx.x % group == 0 && v / group < blocks)
-            scales[v / group] = mx_scale_bits<E>(bit_cast<std::uint32_t>(float(F::to_value(S(m)))));
+        for (int u = 0; u < Unroll; ++u) {
+            const std::size_t v = (r * Unroll + u) * threads + tid, first = v * per_vec;
+            std::uint32_t m = fold_halves<F>(word_max<F, P>(word_max<F, P>(word_max<F, P>(word_max<F, P>(0u, w[u].x), w[u].y), w[u].z), w[u].w));
+            if (first + per_vec > n)
+                for (std::size_t i = first; i < n; ++i) m = max(m, std::uint32_t(amax_key<F>(P, x[i])));
+#pragma unroll
+            for (int d = group / 2; d > 0; d /= 2) m = max(m, __shfl_xor_sync(0xffffffffu, m, d));
+            all = max(all, m);
+            if (threadIdx.x % group == 0 && v / group < blocks) emit(v / group, m);
+        }
     }
     __shared__ std::uint32_t block_max;
     if (threadIdx.x == 0) block_max = 0;
@@ -169,6 +178,35 @@ __global__ void __launch_bounds__(256) mx_scales(const typename F::storage* __re
     if (threadIdx.x % 32 == 0) atomicMax(&block_max, all);
     __syncthreads();
     if (threadIdx.x == 0 && block_max != 0) atomicMax(tensor_amax, block_max);
+}
+
+// The fused MX kernel: the e8m0 scale of every block of 32 elements (amax then mx_scale_bits, as
+// scale.hpp's mx_block_scale) and the tensor's amax, in one read of x.
+template <class F, class E, nan_policy P, int Unroll = 4>
+__global__ void __launch_bounds__(256) mx_scales(const typename F::storage* __restrict__ x, std::size_t n,
+                                                 std::uint8_t* __restrict__ scales, std::uint32_t* __restrict__ tensor_amax) {
+    using S = typename F::storage;
+    block_maxima<F, P, mx_block, Unroll>(x, n, tensor_amax, [&](std::size_t b, std::uint32_t key) {
+        scales[b] = mx_scale_bits<E>(bit_cast<std::uint32_t>(float(F::to_value(S(key)))));
+    });
+}
+
+// The fused NVFP4 kernel: the e4m3fn scale of every block of 16 elements under the global scale
+// of a given tensor amax (scale.hpp's nvfp4_block_scale: block amax / 6 * (448 * 6 / tensor
+// amax), satfinite, nearest-even), in one read of x, and the tensor's own amax into *amax_out.
+// The global scale needs the whole tensor's amax before any block's scale, so a kernel that
+// reads x once takes it as input: the amax of an earlier pass (amax_grid) or an earlier step (a
+// delayed scale), as NVFP4 recipes do; the bench times amax_grid then this too. Scale is the
+// block scale (scale.hpp's nvfp4_block_scale, or a mutant's).
+template <class F, nan_policy P, class Scale = nvfp4_block_scale, int Unroll = 4>
+__global__ void __launch_bounds__(256) nvfp4_scales(const typename F::storage* __restrict__ x, std::size_t n,
+                                                    const std::uint32_t* __restrict__ tensor_amax_key,
+                                                    std::uint8_t* __restrict__ scales, std::uint32_t* __restrict__ amax_out) {
+    using S = typename F::storage;
+    const float global = ::flipcheck::tensor_scale(nvfp4_max, float(F::to_value(S(*tensor_amax_key))));  // the built-in
+    block_maxima<F, P, nvfp4_block, Unroll>(x, n, amax_out, [&](std::size_t b, std::uint32_t key) {
+        scales[b] = Scale::block_scale(float(F::to_value(S(key))), global);
+    });
 }
 
 // ---- the GPU twins of the scaling mutants: one block per array of a batch -----------------------

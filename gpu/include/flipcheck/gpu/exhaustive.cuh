@@ -135,7 +135,7 @@ exhaustive_result check_every_array(int length, exhaustive_shape shape) {
     else if (length == 3) launch.template operator()<3>();
     else throw std::invalid_argument("gpu::check_every_array: arrays of 1 to 3 codes");
     check(cudaGetLastError(), "exhaustive kernel launch");
-    check(cudaDeviceSynchronize(), "exhaustive kernel");
+    check(cudaStreamSynchronize(0), "exhaustive kernel");
     const auto o = out.download();
     return {total, o[0], o[1]};
 }
