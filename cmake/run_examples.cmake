@@ -50,7 +50,8 @@ message(STATUS "examples: ${out}")
 # exhaustive sweep would.
 must_run(1 "known_wrong_test" ${WORK}/build/known_wrong_test)
 foreach(t AtomicMaxGe0.edge_battery MaxStdFold.edge_battery KeySignOnly. ArgmaxNoInversion.edge_battery
-          AmaxStdMax.against_the_oracle E8m0ScaleNoNan.against_the_oracle CasMaxStale.interleaved_steps)
+          AmaxStdMax.against_the_oracle E8m0ScaleNoNan.against_the_oracle CasMaxStale.interleaved_steps
+          Bf16MaxWrongHalf.edge_battery)
   must_contain("[  FAILED  ] ${t}" "known_wrong_test")
 endforeach()
 must_contain("MaxStdFold.edge_battery failed: the suite's later stages are skipped" "known_wrong_test")
@@ -68,6 +69,14 @@ must_run(1 "replaying CasMaxStale's steps" ${WORK}/build/known_wrong_test --gtes
 must_contain("in the atomic steps" "replaying CasMaxStale's steps")
 set(ENV{FLIPCHECK_CASE} "binary32: 0x00000000,0x00000001 steps 0,0,1")
 must_run(0 "replaying a schedule it survives" ${WORK}/build/known_wrong_test --gtest_filter=CasMaxStale.replay)
+unset(ENV{FLIPCHECK_CASE})
+# The wrong half of the shared word: +0 comes out as the neighbour's 1.0; an array of 1.0 alone
+# cannot tell the halves apart.
+set(ENV{FLIPCHECK_CASE} "bfloat16: 0x0000")
+must_run(1 "replaying Bf16MaxWrongHalf's case" ${WORK}/build/known_wrong_test --gtest_filter=Bf16MaxWrongHalf.replay)
+must_contain("byte offset 0 of their 32-bit word" "replaying Bf16MaxWrongHalf's case")
+set(ENV{FLIPCHECK_CASE} "bfloat16: 0x3f80")
+must_run(0 "replaying a case the wrong half survives" ${WORK}/build/known_wrong_test --gtest_filter=Bf16MaxWrongHalf.replay)
 unset(ENV{FLIPCHECK_CASE})
 set(ENV{FLIPCHECK_KEY} "0x00000000")
 must_run(1 "replaying KeySignOnly's key" ${WORK}/build/known_wrong_test --gtest_filter=KeySignOnly.replay)

@@ -12,3 +12,6 @@ FLIPCHECK_CHECK_ATOMIC(AtomicMaxFloat, my::atomic_max_float);
 FLIPCHECK_CHECK_ATOMIC(AtomicArgmaxFloat, my::atomic_argmax_float);
 FLIPCHECK_CHECK_ATOMIC(CasMaxFloat, my::cas_max_float);
 FLIPCHECK_CHECK_ATOMIC(Bf16MaxIn32Bits, my::bf16_max_in_32_bits);
+// A bfloat16 in half of a word its neighbour shares: every stage runs it at both halves, with the
+// neighbour's own update in the other, and the neighbour must end as its update made it.
+FLIPCHECK_CHECK_ATOMIC(Bf16MaxSharedWord, my::bf16_max_shared_word);

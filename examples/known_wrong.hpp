@@ -47,6 +47,25 @@ struct cas_max_stale : my::cas_max_float {
     }
 };
 
+// my::bf16_max_shared_word with the halves the wrong way round (offset 0 read as the high half, as
+// on a big-endian machine): each update works on the neighbour's half of the word (tilelang's
+// class of bug, a CAS on the wrong 16 bits), so an element's own half never moves and its
+// neighbour's takes its values.
+struct bf16_max_wrong_half : my::bf16_max_shared_word {
+    static constexpr std::string_view name = "bf16_max_wrong_half";
+    template <class Word>
+    MY_HD static void update(Word& w, unsigned offset, std::uint16_t bits) noexcept {
+        const unsigned s = (offset & 2) ? 0 : 16;  // the bug
+        const std::uint32_t k = key(bits), mine = 0xffffu << s;
+        std::uint32_t seen = w.load();
+        while (k > (seen & mine) >> s) {
+            const std::uint32_t old = w.cas(seen, (seen & ~mine) | k << s);
+            if (old == seen) break;
+            seen = old;
+        }
+    }
+};
+
 // std::max as the fold, claiming NaN propagation: a NaN after the first element is lost.
 struct max_std_fold {
     using format = flipcheck::binary32;

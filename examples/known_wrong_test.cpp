@@ -9,5 +9,6 @@ FLIPCHECK_CHECK_REDUCER(MaxStdFold, wrong::max_std_fold);
 FLIPCHECK_CHECK_MAPPING(KeySignOnly, wrong::key_sign_only);
 FLIPCHECK_CHECK_ATOMIC(ArgmaxNoInversion, wrong::argmax_no_inversion);
 FLIPCHECK_CHECK_ATOMIC(CasMaxStale, wrong::cas_max_stale);
+FLIPCHECK_CHECK_ATOMIC(Bf16MaxWrongHalf, wrong::bf16_max_wrong_half);
 FLIPCHECK_CHECK_SCALING(AmaxStdMax, wrong::amax_std_max);
 FLIPCHECK_CHECK_SCALING(E8m0ScaleNoNan, wrong::e8m0_scale_no_nan);

@@ -93,6 +93,38 @@ struct bf16_max_in_32_bits {
     MY_HD static std::uint16_t result(std::uint32_t word) noexcept { return std::uint16_t(float_key::decode(word) >> 16); }
 };
 
+// bfloat16 max on a bfloat16 array in place: two elements share each aligned 32-bit word, and a
+// GPU has no 16-bit atomic max, so the update is a CAS loop on that word that replaces only this
+// element's half. `offset` is the element's byte offset in its word (its address & 3); on a
+// little-endian machine the element at offset 2 is the word's high half. A lane strategy: the
+// checks run it at both offsets with a neighbour in the other half (flipcheck's shared_word).
+struct bf16_max_shared_word {
+    using format = flipcheck::bfloat16;
+    using shared_word = std::uint32_t;
+    static constexpr std::string_view name = "bf16_max_shared_word";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::undefined, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    MY_HD static constexpr std::uint16_t init() noexcept { return 0; }  // below every key
+    // A bfloat16 is a binary32's top half, and so is its key.
+    MY_HD static constexpr std::uint32_t key(std::uint16_t bits) noexcept { return float_key::encode(std::uint32_t(bits) << 16) >> 16; }
+    MY_HD static constexpr unsigned shift(unsigned offset) noexcept { return (offset & 2) * 8; }
+    template <class Word>
+    MY_HD static void update(Word& w, unsigned offset, std::uint16_t bits) noexcept {
+        const unsigned s = shift(offset);
+        const std::uint32_t k = key(bits), mine = 0xffffu << s;
+        std::uint32_t seen = w.load();
+        while (k > (seen & mine) >> s) {
+            const std::uint32_t old = w.cas(seen, (seen & ~mine) | k << s);
+            if (old == seen) break;
+            seen = old;
+        }
+    }
+    MY_HD static std::uint16_t result(std::uint16_t lane) noexcept {
+        return std::uint16_t(float_key::decode(std::uint32_t(lane) << 16) >> 16);
+    }
+};
+
 // argmax in one 64-bit atomicMax: the float's key above, the inverted index below, so that the
 // lowest index wins a tie. NaNs sort by their key (totalOrder).
 struct atomic_argmax_float {

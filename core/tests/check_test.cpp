@@ -265,12 +265,122 @@ TEST(Check, a_step_schedule_reads_back_and_bad_ones_are_refused) {
     const auto [xs, order] = fc::parse_case<F>("binary32: 0x1, 0x2 steps 0,1,1,0");
     EXPECT_EQ(order, (std::vector<std::size_t>{fc::step_schedule, 0, 1, 1, 0}));
     EXPECT_EQ(fc::format_case<F>(xs, order), "binary32: 0x00000001,0x00000002 steps 0,1,1,0");
-    EXPECT_THROW(fc::parse_case<F>("0x1 0x2 steps 2"), fc::input_error);  // no third thread
     EXPECT_THROW(fc::parse_case<F>("0x1 0x2 steps"), fc::input_error);
+    // A thread the run does not have (a lane strategy's neighbours are threads too) is refused as it replays.
+    EXPECT_THROW(fc::check_case(fc::subject_of<cas_max<cas_bug::none>>(), std::vector<std::uint32_t>{1, 2},
+                                std::vector<std::size_t>{fc::step_schedule, 2}),
+                 fc::input_error);
     // A thread that is not waiting at a step (it has finished) is refused as the replay runs.
     EXPECT_THROW(fc::check_case(fc::subject_of<cas_max<cas_bug::none>>(), std::vector<std::uint32_t>{1, 2},
                                 std::vector<std::size_t>{fc::step_schedule, 0, 0, 0, 0}),
                  fc::input_error);
+}
+
+// ---- lane strategies: a bfloat16 in half of a shared 32-bit word ---------------------------------
+
+namespace {
+// bfloat16 max as a CAS loop on the aligned 32-bit word, replacing only this element's half; the
+// other half is a neighbour's. Each bug is one a reviewer has seen:
+//   wrong_shift     the half taken from a big-endian reading of the address (the CAS works on the
+//                   neighbour's half; tilelang's class of bug: the wrong half of the bits);
+//   clobber         the new word is the key alone: the neighbour's half is zeroed;
+//   stale_neighbour the new word keeps the neighbour's half as read before the loop: a neighbour's
+//                   update that lands between that read and the CAS is lost (steps only);
+//   unshifted_mask  the mask that keeps the neighbour is not shifted: right at offset 0 only.
+enum class lane_bug { none, wrong_shift, clobber, stale_neighbour, unshifted_mask };
+template <lane_bug Bug>
+struct bf16_max_lane {
+    using format = fc::bfloat16;
+    using shared_word = std::uint32_t;
+    static constexpr std::string_view name = "bf16_max_lane";
+    static constexpr reduce_op op = reduce_op::max;
+    static constexpr fc::policy declared{fc::nan_policy::undefined, fc::zero_policy::ordered, fc::tie_policy::any};
+    static constexpr std::uint16_t init() noexcept { return 0; }
+    template <class Word>
+    static void update(Word& w, unsigned offset, std::uint16_t bits) noexcept {
+        const unsigned shift = Bug == lane_bug::wrong_shift ? (offset & 2 ? 0 : 16) : (offset & 2) * 8;
+        const std::uint32_t keep = Bug == lane_bug::unshifted_mask ? ~0xffffu : ~(0xffffu << shift);
+        const std::uint32_t key = key_of(std::uint32_t(bits) << 16) >> 16;
+        const std::uint32_t first = w.load();
+        std::uint32_t seen = first;
+        while (key > (seen >> shift & 0xffffu)) {
+            const std::uint32_t others = Bug == lane_bug::clobber           ? 0
+                                         : Bug == lane_bug::stale_neighbour ? first & keep
+                                                                            : seen & keep;
+            const std::uint32_t old = w.cas(seen, others | key << shift);
+            if (old == seen) break;
+            seen = old;
+        }
+    }
+    static std::uint16_t result(std::uint16_t lane) noexcept { return std::uint16_t(bits_of(std::uint32_t(lane) << 16) >> 16); }
+};
+static_assert(fc::atomic::lane_atomic_strategy<bf16_max_lane<lane_bug::none>>);
+static_assert(!fc::atomic::atomic_strategy<bf16_max_lane<lane_bug::none>> && !fc::atomic::arg_atomic_strategy<bf16_max_lane<lane_bug::none>>);
+
+template <lane_bug Bug>
+fc::check_report check_lane() {
+    return fc::check_atomic<bf16_max_lane<Bug>>(quick());
+}
+void expect_replays(const fc::check_report& r, const fc::reducer_subject<fc::bfloat16>& subject) {
+    const auto [xs, order] = fc::parse_case<fc::bfloat16>(r.failure->replay);
+    const fc::check_report again = fc::check_case(subject, xs, order);
+    EXPECT_FALSE(again.passed()) << again.text();
+    if (!again.passed()) {
+        EXPECT_EQ(again.failure->explanation, r.failure->explanation);
+    }
+}
+}  // namespace
+
+TEST(Check, a_right_lane_strategy_passes_every_stage_at_every_offset) {
+    const fc::check_report r = check_lane<lane_bug::none>();
+    EXPECT_TRUE(r.passed()) << r.text();
+    EXPECT_EQ(r.stages.size(), 5u) << r.text();
+    // Each case ran at both offsets, with a neighbour each time.
+    std::vector<std::uint16_t> xs{0x3f80, 0xbf80};
+    const std::vector<std::size_t> order{1, 0};
+    const auto lanes = fc::atomic::replay_lanes<bf16_max_lane<lane_bug::none>>(std::span<const std::uint16_t>(xs), order);
+    ASSERT_EQ(lanes.size(), 4u);
+    EXPECT_EQ(lanes[0].answer, 0x3f80u);
+    EXPECT_EQ(lanes[1].offset, 2u);
+    EXPECT_EQ(lanes[1].answer, std::uint64_t(fc::bfloat16::one));  // the neighbour's own update
+    EXPECT_EQ(lanes[2].own_offset, 2u);
+    EXPECT_EQ(lanes[3].answer, 0x3f80u);
+}
+
+TEST(Check, a_lane_strategy_on_the_wrong_half_fails_with_its_lane) {
+    const fc::check_report r = check_lane<lane_bug::wrong_shift>();
+    ASSERT_FALSE(r.passed()) << r.text();
+    EXPECT_EQ(r.failure->stage, fc::check_stage::edge_battery) << r.text();
+    EXPECT_NE(r.failure->explanation.find("byte offset 0 of their 32-bit word"), std::string::npos) << r.text();
+    expect_replays(r, fc::subject_of<bf16_max_lane<lane_bug::wrong_shift>>());
+}
+
+TEST(Check, a_lane_strategy_that_zeroes_its_neighbour_fails_lane_isolation) {
+    const fc::check_report r = check_lane<lane_bug::clobber>();
+    ASSERT_FALSE(r.passed()) << r.text();
+    EXPECT_EQ(r.failure->law.law, fc::law_id::lane_isolation) << r.text();
+    EXPECT_NE(r.failure->explanation.find("the neighbour at byte offset"), std::string::npos) << r.text();
+    expect_replays(r, fc::subject_of<bf16_max_lane<lane_bug::clobber>>());
+}
+
+TEST(Check, a_lane_strategy_wrong_at_one_offset_only_fails_there) {
+    const fc::check_report r = check_lane<lane_bug::unshifted_mask>();
+    ASSERT_FALSE(r.passed()) << r.text();
+    EXPECT_NE(r.failure->explanation.find("at byte offset 2"), std::string::npos) << r.text();
+    expect_replays(r, fc::subject_of<bf16_max_lane<lane_bug::unshifted_mask>>());
+}
+
+TEST(Check, a_lane_strategy_that_loses_its_neighbours_update_fails_only_in_steps_and_replays) {
+    const fc::check_report r = check_lane<lane_bug::stale_neighbour>();
+    ASSERT_FALSE(r.passed()) << r.text();
+    EXPECT_EQ(r.failure->stage, fc::check_stage::interleaved_steps) << r.text();
+    ASSERT_TRUE(fc::is_step_schedule(r.failure->order)) << r.text();
+    // The neighbour's thread (numbered after the array's) takes a step between a load and a CAS: the
+    // stale write loses either its update or the array's.
+    EXPECT_NE(std::find(r.failure->order.begin() + 1, r.failure->order.end(), r.failure->input.size()), r.failure->order.end())
+        << r.text();
+    EXPECT_NE(r.text().find("the neighbours' threads"), std::string::npos) << r.text();
+    expect_replays(r, fc::subject_of<bf16_max_lane<lane_bug::stale_neighbour>>());
 }
 
 TEST(Check, parse_case_rejects_bad_text) {

@@ -14,6 +14,7 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/oracle.hpp"
@@ -216,6 +217,74 @@ struct widened : A {
     }
     FLIPCHECK_HD static S result(std::uint32_t word) noexcept { return S(A::result(narrow(word))); }
 };
+
+// A strategy on one lane of a word that other values share: a bfloat16 or half atomic made of a
+// 32-bit compare-and-swap, where the array's neighbour owns the other half of the word (fp8 in a
+// quarter). The checks run it at every lane with a neighbour in each other lane, and require both:
+// the array's lane ends as the oracle says, and each neighbour ends as its own update made it
+// (lane_isolation). Its declarations:
+//   format, op, declared, name  as an atomic_strategy's;
+//   using shared_word = ...;    the word (unsigned, wider than the lane): on a GPU the aligned word
+//                               holding the value, `addr & ~(sizeof(shared_word) - 1)`;
+//   init()                      the lane's starting value; its type is the lane;
+//   update(word, offset, bits)  offset: the value's byte offset in the word (its address mod
+//                               sizeof(shared_word)); the lane is the word's bits from 8 * offset up,
+//                               as on a little-endian machine (every GPU and x86);
+//   result(lane)                the answer's bits, read from the lane's final value.
+template <class A>
+concept lane_atomic_strategy = atomic_strategy_common<A> && std::unsigned_integral<typename A::shared_word> &&
+    (sizeof(typename A::shared_word) > sizeof(A::init())) &&
+    requires(sequential_word<typename A::shared_word>& w, unsigned offset, typename A::format::storage bits,
+             std::remove_cvref_t<decltype(A::init())> lane) {
+        A::update(w, offset, bits);
+        { A::result(lane) } -> std::convertible_to<typename A::format::storage>;
+    };
+
+// The layout of a lane strategy's word, and what its neighbours do: each other lane holds a
+// neighbour whose one update is the format's 1.0, so its result must be 1.0 exactly.
+template <lane_atomic_strategy A>
+struct lane_layout {
+    using word = typename A::shared_word;
+    using lane = std::remove_cvref_t<decltype(A::init())>;
+    using S = typename A::format::storage;
+    static constexpr unsigned count = sizeof(word) / sizeof(lane);
+    static constexpr S neighbour_value = A::format::one;
+    static constexpr unsigned offset(unsigned i) noexcept { return unsigned(i * sizeof(lane)); }
+    static constexpr lane get(word w, unsigned offset) noexcept { return lane(w >> (8 * offset)); }
+    // Every lane at init(): the word before any update.
+    static constexpr word start() noexcept {
+        word w = 0;
+        for (unsigned i = 0; i < count; ++i) w |= word(A::init()) << (8 * offset(i));
+        return w;
+    }
+};
+
+// One lane of a lane strategy's word after a run with the array's values at `own_offset`: the
+// array's answer there (offset == own_offset), or a neighbour's (offset != own_offset).
+struct lane_value {
+    unsigned own_offset = 0, offset = 0;
+    std::optional<std::uint64_t> answer;
+    bool finished = true;  // false: the run was stopped as a livelock (interleaving.hpp)
+};
+
+// Every lane of every placement of xs's values, for updates replayed whole: the neighbours update
+// first (a later update that overwrites a neighbour's lane is then seen), then xs in `order`. The
+// placements in offset order, each with its lanes in offset order; nothing for an empty input.
+template <lane_atomic_strategy R, class S = typename R::format::storage>
+std::vector<lane_value> replay_lanes(std::span<const S> xs, std::span<const std::size_t> order) {
+    using L = lane_layout<R>;
+    std::vector<lane_value> out;
+    if (xs.empty()) return out;
+    for (unsigned own = 0; own < L::count; ++own) {
+        sequential_word<typename L::word> w{L::start()};
+        for (unsigned n = 0; n < L::count; ++n)
+            if (n != own) R::update(w, L::offset(n), L::neighbour_value);
+        for (std::size_t i : order) R::update(w, L::offset(own), xs[i]);
+        for (unsigned n = 0; n < L::count; ++n)
+            out.push_back({L::offset(own), L::offset(n), std::uint64_t(S(R::result(L::get(w.value, L::offset(n))))), true});
+    }
+    return out;
+}
 
 // The word a strategy runs on: the type its init() returns (a bfloat16 strategy may keep its keys
 // in a 32-bit word), or the format's storage for one without init() (P3008's atomic_ref).

@@ -23,6 +23,9 @@
 //                       finds what whole updates cannot: a compare-and-swap loop that loses an
 //                       update, a load then a store, a retry that never ends (a livelock).
 //                       Exhaustive over those arrays' schedules; sampled beyond.
+// A lane strategy (atomic.hpp: its value shares a word with neighbours) runs every case at every
+// lane of the word, with a neighbour in each other lane (a thread of its own in the steps), and
+// fails lane_isolation when a neighbour does not end as its own update made it.
 // A failure is shrunk (fewer elements, then simpler bits, draw.hpp's order) while it still fails,
 // and reported with bits, value, class and law, and with a replay string (format_case) that
 // parse_case reads back: the RapidCheck macros and `flipcheck check --case` take it.
@@ -33,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -120,6 +124,12 @@ struct reducer_subject {
     // each as run would give it (a GPU subject launches them together). The checker then sends the
     // battery's and the random stages' arrays in batches, and single arrays to `run` to shrink.
     std::function<std::vector<std::optional<std::uint64_t>>(const std::vector<std::vector<S>>&)> run_batch;
+    // Optional, for a lane strategy (atomic.hpp): every lane of the last run or run_steps call but
+    // the one whose answer it returned (the array at offset 0), asked right after that call. The
+    // array's answer at each other offset is judged as the answer is; each neighbour must hold
+    // atomic::lane_layout's neighbour_value.
+    std::function<std::vector<atomic::lane_value>()> lanes;
+    unsigned shared_word_bits = 0;  // a lane strategy's word, for the messages
 };
 
 // An order that is a schedule of atomic steps (the interleaved_steps stage) rather than a
@@ -174,6 +184,9 @@ struct check_report {
                 for (std::size_t k = 1; k < failure->order.size(); ++k) s += " " + std::to_string(failure->order[k]);
                 s += failure->order.size() > 1 ? ", then" : "";
                 s += " each step to the lowest element whose thread waits for one";
+                if (failure->order.size() > 1 &&
+                    *std::max_element(failure->order.begin() + 1, failure->order.end()) >= failure->input.size())
+                    s += " (from " + std::to_string(failure->input.size()) + " on, the neighbours' threads, one per other lane)";
             } else if (!failure->order.empty()) {
                 s += "\n  in the interleaving (element indices, first update first):";
                 for (std::size_t i : failure->order) s += " " + std::to_string(i);
@@ -242,11 +255,8 @@ std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case
     for (; w < words.size() && words[w] != "order" && words[w] != "steps"; ++w) xs.push_back(S(number(words[w], F::all_ones, "bits")));
     if (w < words.size() && words[w] == "steps") {  // checked as it replays: each must be a thread waiting at a step
         order.push_back(step_schedule);
-        for (++w; w < words.size(); ++w) {
-            order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
-            if (order.back() >= xs.size())
-                throw input_error("the case's steps name element " + words[w] + ", but the array has " + std::to_string(xs.size()));
-        }
+        // (A lane strategy's neighbours are threads xs.size() and on: the run says which exist.)
+        for (++w; w < words.size(); ++w) order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
         if (order.size() == 1) throw input_error("the case says steps but lists none");
     } else if (w < words.size()) {
         for (++w; w < words.size(); ++w) order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
@@ -344,7 +354,55 @@ private:
         c.actual_empty = true;
         return c;
     }
+    // The answer's verdict, then (a lane strategy) every other lane's; lane_ says which lane failed.
     std::optional<counterexample> judge(std::span<const S> xs, const std::optional<std::uint64_t>& got) {
+        lane_.reset();
+        auto c = judge_answer(xs, got);
+        if (!r_.lanes) return c;
+        if (c) {
+            lane_ = atomic::lane_value{0, 0, got, true};  // the answer is the placement at offset 0's
+            return c;
+        }
+        for (const atomic::lane_value& l : r_.lanes()) {
+            std::optional<counterexample> c;
+            if (!l.finished) {
+                livelock_ = true;
+                c.emplace();
+                c->law = law_id::reducer_agreement;
+                c->key = xs.size();
+                c->actual_empty = true;
+            } else if (l.offset == l.own_offset) {
+                c = judge_answer(xs, l.answer);
+            } else if (l.answer != std::uint64_t(F::one)) {
+                c.emplace();
+                c->law = law_id::lane_isolation;
+                c->key = xs.size();
+                c->expected = F::one;
+                c->actual = l.answer.value_or(0);
+                c->actual_empty = !l.answer;
+            }
+            if (c) {
+                lane_ = l;
+                return c;
+            }
+        }
+        return std::nullopt;
+    }
+    // The lane a lane strategy's failure is in, said after the failure.
+    std::string lane_note() const {
+        if (!lane_) return "";
+        const std::string word = std::to_string(r_.shared_word_bits) + "-bit word";
+        return lane_->offset == lane_->own_offset
+                   ? " (the array's values at byte offset " + std::to_string(lane_->own_offset) + " of their " + word + ")"
+                   : "";
+    }
+    std::string lane_damage(const counterexample& c, std::span<const S> xs) const {
+        return "the neighbour at byte offset " + std::to_string(lane_->offset) + " of the " + std::to_string(r_.shared_word_bits) +
+               "-bit word, whose one update is " + show<F>(S(F::one)) + ", ends as " +
+               (c.actual_empty ? std::string("nothing") : show<F>(S(c.actual))) + " after the updates of " + show<F>(xs) +
+               " at byte offset " + std::to_string(lane_->own_offset);
+    }
+    std::optional<counterexample> judge_answer(std::span<const S> xs, const std::optional<std::uint64_t>& got) {
         using L = reducer_laws<F>;
         if (r_.arg) {
             std::optional<std::size_t> index;
@@ -576,7 +634,13 @@ private:
                                   [&](const std::optional<std::uint64_t>& got, const atomic::step_trace& t,
                                       const std::vector<std::size_t>& prefix) {
                                       ++rep_.stages.back().cases;
-                                      if (auto c = stepped_verdict(xs, got, t)) found.emplace(schedule_of(prefix), *c);
+                                      // The search's first run has no prefix: its first step (the
+                                      // lowest waiting thread's) says it, as a replay line must list one.
+                                      if (auto c = stepped_verdict(xs, got, t))
+                                          found.emplace(!prefix.empty() ? schedule_of(prefix)
+                                                        : t.steps.empty() ? identity_order(xs.size())
+                                                                          : schedule_of(std::span(t.steps).first(1)),
+                                                        *c);
                                       return !found;
                                   },
                                   max_runs);
@@ -659,10 +723,17 @@ private:
         const std::size_t original = xs.size();
         if (shrink && is_step_schedule(order)) shrink_steps(xs, order, c);
         else if (shrink) shrink_case(xs, order, c);
-        record(xs, order, c, original,
-               livelock_ ? "the updates of " + show<F>(xs) + " did not finish within " + std::to_string(atomic::step_plan{}.limit) +
-                               " atomic steps: a thread retries for ever (a livelock)"
-                         : describe_reducer_failure<F>(c, xs));
+        if (shrink && !is_step_schedule(order) && r_.lanes) {  // the kept case's lane (shrinking judged others since)
+            const std::uint64_t counted = rep_.stages.back().cases;
+            if (auto again = fails(xs, order)) c = *again;
+            rep_.stages.back().cases = counted;
+        }
+        std::string explanation = livelock_ ? "the updates of " + show<F>(xs) + " did not finish within " +
+                                                  std::to_string(atomic::step_plan{}.limit) +
+                                                  " atomic steps: a thread retries for ever (a livelock)"
+                                  : c.law == law_id::lane_isolation ? lane_damage(c, xs)
+                                                                    : describe_reducer_failure<F>(c, xs);
+        record(xs, order, c, original, explanation + lane_note());
     }
 
 
@@ -730,6 +801,7 @@ private:
     check_report rep_;
     check_stage stage_ = check_stage::edge_battery;
     bool livelock_ = false;  // the last stepped run never finished (its failure is said as such)
+    std::optional<atomic::lane_value> lane_;  // the last judged run's failing lane (a lane strategy)
 };
 
 }  // namespace detail
@@ -779,9 +851,29 @@ auto subject_of(std::string_view name) {
             return std::uint64_t(*r);
         };
         s.run_steps = [](std::span<const S> xs, const atomic::step_plan& plan) { return atomic::replay_steps<R>(xs, plan); };
+    } else if constexpr (atomic::lane_atomic_strategy<R>) {
+        s.interleaved = true;
+        s.shared_word_bits = unsigned(8 * sizeof(typename R::shared_word));
+        // The placement at offset 0 answers; the other lanes wait for the checker's `lanes` call.
+        auto rest = std::make_shared<std::vector<atomic::lane_value>>();
+        auto answer = [rest](std::vector<atomic::lane_value> all) -> std::optional<std::uint64_t> {
+            if (all.empty()) return rest->clear(), std::nullopt;
+            const std::optional<std::uint64_t> a = all.front().answer;
+            rest->assign(all.begin() + 1, all.end());
+            return a;
+        };
+        s.run = [answer](std::span<const S> xs, std::span<const std::size_t> order) {
+            return answer(atomic::replay_lanes<R>(xs, order));
+        };
+        s.run_steps = [answer](std::span<const S> xs, const atomic::step_plan& plan) {
+            auto [all, trace] = atomic::replay_lane_steps<R>(xs, plan);
+            return std::pair{answer(std::move(all)), std::move(trace)};
+        };
+        s.lanes = [rest] { return *rest; };
     } else {
         static_assert(reducer_function<R>, "subject_of<R>: R must be a flipcheck::reducer_function, arg_reducer_function, "
-                                           "atomic::atomic_strategy or atomic::arg_atomic_strategy (check.hpp, atomic.hpp)");
+                                           "atomic::atomic_strategy, atomic::arg_atomic_strategy or atomic::lane_atomic_strategy "
+                                           "(check.hpp, atomic.hpp)");
     }
     return s;
 }
@@ -796,9 +888,10 @@ check_report check_reducer(const check_options& o = {}) {
 }
 template <class A>
 check_report check_atomic(const check_options& o = {}) {
-    static_assert(atomic::atomic_strategy<A> || atomic::arg_atomic_strategy<A>,
-                  "check_atomic<A>: A must be a flipcheck::atomic::atomic_strategy (init, update(word, bits), result) "
-                  "or arg_atomic_strategy (init, update(word, bits, index), index); see atomic.hpp");
+    static_assert(atomic::atomic_strategy<A> || atomic::arg_atomic_strategy<A> || atomic::lane_atomic_strategy<A>,
+                  "check_atomic<A>: A must be a flipcheck::atomic::atomic_strategy (init, update(word, bits), result), "
+                  "an arg_atomic_strategy (init, update(word, bits, index), index) or a lane_atomic_strategy "
+                  "(shared_word, init, update(word, offset, bits), result); see atomic.hpp");
     return check(subject_of<A>(), o);
 }
 

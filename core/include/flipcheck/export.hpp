@@ -120,7 +120,11 @@ flipcheck_subject_v1 subject() {
         s.nan = std::uint32_t(T::declared);
         s.run = &amax_entry<T>;
     } else {
-        static_assert(reducer_function<T> || arg_reducer_function<T> || atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T>,
+        static_assert(!atomic::lane_atomic_strategy<T>,
+                      "FLIPCHECK_EXPORT_SUBJECTS: a lane strategy (shared_word) cannot be loaded by `flipcheck check "
+                      "--plugin` yet; check it with FLIPCHECK_CHECK_ATOMIC or flipcheck::check_atomic in your own test");
+        static_assert(atomic::lane_atomic_strategy<T> || reducer_function<T> || arg_reducer_function<T> ||
+                          atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T>,
                       "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies, reducer functions and amax functions");
         s.kind = atomic::arg_atomic_strategy<T> ? flipcheck_kind_arg_atomic
                  : atomic::atomic_strategy<T>   ? flipcheck_kind_atomic

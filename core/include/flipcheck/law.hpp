@@ -33,14 +33,15 @@ enum class law_id : std::uint8_t {
     arg_reducer_agreement,
     scale_agreement,     // a scale (or a whole amax-then-scale pipeline) gives the oracle's code for every input
     decode_agreement,    // a decoder gives every code's value
+    lane_isolation,      // a lane strategy's update leaves the other lanes of its word as their own updates made them
 };
 inline constexpr int mapping_law_count = 7;
-inline constexpr std::array<std::string_view, 11> law_names{
+inline constexpr std::array<std::string_view, 12> law_names{
     "round_trip_key", "round_trip_bits", "successor_order", "zero_placement", "nan_total_order",
     "nan_propagate",  "nan_ignore",      "reducer_agreement", "arg_reducer_agreement", "scale_agreement",
-    "decode_agreement"};
+    "decode_agreement", "lane_isolation"};
 // One line each, for listings and reports (`flipcheck list`), in law_id order.
-inline constexpr std::array<std::string_view, 11> law_descriptions{
+inline constexpr std::array<std::string_view, 12> law_descriptions{
     "encode(decode(k)) == k",
     "decode(encode(b)) == b with encode(b) a key; a code with unused bits set: its canonical code's key, or none",
     "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
@@ -51,7 +52,8 @@ inline constexpr std::array<std::string_view, 11> law_descriptions{
     "a value reducer's answer is the oracle's under the policy it declares",
     "an arg reducer's index is the oracle's (or ties with it) under the policy it declares",
     "a scale, or an amax-then-scale pipeline, gives the oracle's code for every input (scale.hpp)",
-    "a decoder gives every code's value (minifloat.hpp)"};
+    "a decoder gives every code's value (minifloat.hpp)",
+    "a lane strategy's updates leave each other lane of the shared word as its own updates made it (atomic.hpp)"};
 constexpr std::string_view to_string(law_id l) noexcept { return law_names[std::size_t(l)]; }
 
 // A set of laws as a bit mask over law_id.

@@ -2,7 +2,8 @@
 // link it, and it brings RapidCheck and GoogleTest). RapidCheck's public API only.
 //
 //   FLIPCHECK_CHECK_MAPPING(Suite, my_key);      a flipcheck::mapping (mapping.hpp)
-//   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy or arg_atomic_strategy (atomic.hpp)
+//   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy, arg_atomic_strategy or
+//                                                lane_atomic_strategy (atomic.hpp)
 //   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check.hpp)
 //   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder or MX block pipeline (scaling_check.hpp)
 //
@@ -228,9 +229,11 @@ void reducer_replay(const char* suite) {
     TEST(Suite, replay) { ::flipcheck::rapidcheck::reducer_replay<__VA_ARGS__>(#Suite); }
 
 #define FLIPCHECK_CHECK_ATOMIC(Suite, ...)                                                                  \
-    static_assert(::flipcheck::atomic::atomic_strategy<__VA_ARGS__> || ::flipcheck::atomic::arg_atomic_strategy<__VA_ARGS__>, \
+    static_assert(::flipcheck::atomic::atomic_strategy<__VA_ARGS__> || ::flipcheck::atomic::arg_atomic_strategy<__VA_ARGS__> || \
+                      ::flipcheck::atomic::lane_atomic_strategy<__VA_ARGS__>,                                  \
                   "FLIPCHECK_CHECK_ATOMIC needs an atomic strategy: format, op, declared, name, init(), "   \
-                  "update(word, bits) and result(word), or update(word, bits, index) and index(word) (atomic.hpp)"); \
+                  "update(word, bits) and result(word), or update(word, bits, index) and index(word), or a " \
+                  "shared_word with update(word, offset, bits) and result(lane) (atomic.hpp)");            \
     FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, __VA_ARGS__)                                                      \
     TEST(Suite, interleaved_steps) {                                                                        \
         ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::interleaved_steps, #Suite);   \

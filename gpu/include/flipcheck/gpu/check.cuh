@@ -146,7 +146,10 @@ struct atomic_runner {
 // "<A::name> (gpu warp)" and so on. Throws device_error when there is no usable device.
 template <class A>
 reducer_subject<typename A::format> subject_of(atomic_form form) {
-    static_assert(atomic::atomic_strategy<A> || atomic::arg_atomic_strategy<A>,
+    static_assert(!atomic::lane_atomic_strategy<A>,
+                  "gpu::subject_of<A>: a lane strategy (shared_word) is checked on the CPU only, where its "
+                  "neighbours' lanes are judged too (flipcheck::check_atomic, FLIPCHECK_CHECK_ATOMIC)");
+    static_assert(atomic::lane_atomic_strategy<A> || atomic::atomic_strategy<A> || atomic::arg_atomic_strategy<A>,
                   "gpu::subject_of<A>: A must be an atomic::atomic_strategy or arg_atomic_strategy (atomic.hpp)");
     using S = typename A::format::storage;
     if (!detail::device_present()) throw device_error("no CUDA device is present to run " + std::string(A::name) + " on");
