@@ -107,7 +107,11 @@ struct list_keys {
 // A mapping that declares `static constexpr bool fused_filter = true` keeps the single loop over
 // quick_ok(k): the built-ins do, where it was measured to vectorize and to be faster.
 template <mapping M, bool Quick, class Keys>
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+// Clones for AVX2 and AVX-512 only where the code is built for the baseline ISA: a clone inlines
+// the mapping only if its ISA contains the mapping's, so under the user's -march=native (GCC 12:
+// znver3 plus AVX-512 on this project's machines) the mapping stayed a call per key in the clone
+// the CPU picked, 12x slower (bench/RESULTS.md). Built for AVX2 or more, the loop is the user's ISA.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && !defined(__AVX2__)
 [[gnu::target_clones("default", "avx2", "arch=x86-64-v4")]]
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
