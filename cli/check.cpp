@@ -152,7 +152,9 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
     plugin::with_format(s, [&]<class F>() {
         const nan_policy p = nan_policy(s.nan);
         scaling_report r{s.name, "amax", std::string(F::name) + " nan=" + std::string(to_string(p)), "", false, 0, {}};
-        if (p == nan_policy::total_order) {
+        if constexpr (!amax_format<F>) {
+            r.counterexample = std::string(F::name) + " is unsigned: an amax is of a signed format (amax.hpp)";
+        } else if (p == nan_policy::total_order) {
             r.counterexample = "declares nan=total_order, which means nothing for magnitudes: declare propagate, ignore or undefined";
         } else {
             scaling_options o;
@@ -174,6 +176,20 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
                        {"verdict", passed ? "pass" : "fail"}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
     });
     return passed;
+}
+
+// A scale, decoder, block scale or NVFP4 scale: scaling_check.hpp's check of its shape.
+bool check_scale_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
+    scaling_options o;
+    o.seed = a.seed;
+    isolated::note_stage(std::string(plugin::kind_name(s.kind)));
+    const scaling_report r = plugin::check_scale(s, o);
+    fmt::print("{} ({}, {}): {} after {} inputs, {}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain);
+    if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
+    out.push_back({{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)}, {"declared", r.claim},
+                   {"cases", r.checks}, {"verdict", r.passed() ? "pass" : "fail"}, {"domain", r.domain},
+                   {"exhaustive", r.exhaustive}, {"counterexample", r.counterexample.value_or("")}});
+    return r.passed();
 }
 
 // The smallest key on which the subject breaks (crashes, exits or throws), by halving [0, last] in
@@ -246,7 +262,7 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
             return;
         }
         row["case"] = text;
-        if (s.kind == flipcheck_kind_amax) return;  // an amax replays no --case: its line above is the array
+        if (s.kind == flipcheck_kind_amax || plugin::is_scale(s)) return;  // no --case: its line above is the input
         print_case_repro(a, s, text);
     });
     return row;
@@ -277,8 +293,9 @@ int run_check(const check_args& a) {
             throw input_error(fmt::format("--key is for mappings; {} is a {} (use --case FILE)", s->name, plugin::kind_name(s->kind)));
         if (!a.case_file.empty() && plugin::is_mapping(*s))
             throw input_error(fmt::format("--case is for reducers; {} is a mapping (use --key K)", s->name));
-        if (!a.case_file.empty() && s->kind == flipcheck_kind_amax)
-            throw input_error(fmt::format("--case is for reducers; {} is an amax (its failures print the array)", s->name));
+        if (!a.case_file.empty() && (s->kind == flipcheck_kind_amax || plugin::is_scale(*s)))
+            throw input_error(fmt::format("--case is for reducers; {} is a{} {} (its failure prints its input)", s->name,
+                                          s->kind == flipcheck_kind_amax ? "n" : "", plugin::kind_name(s->kind)));
     }
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
 
@@ -293,6 +310,7 @@ int run_check(const check_args& a) {
                 nlohmann::json one = nlohmann::json::array();
                 const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, one)
                                 : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, one)
+                                : plugin::is_scale(*s)           ? check_scale_subject(a, *s, one)
                                                                  : check_reducer_subject(a, *s, one);
                 return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
             },

@@ -3,6 +3,7 @@
 // and a replay line that fails again. This is how the examples show that the checks can fail.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -122,9 +123,20 @@ struct amax_std_max {
     }
 };
 
+// The e4m3fn decoder with no NaN test (mlx#4376's bug): 0x7f and 0xff decode to +-480, not NaN.
+struct e4m3_decode_480 : my::e4m3_decode {
+    static constexpr std::string_view name = "e4m3_decode_480";
+    static float decode(std::uint8_t c) {
+        const int e = (c >> 3) & 0xf, m = c & 7;
+        const float v = e == 0 ? std::ldexp(float(m), -9) : std::ldexp(float(8 + m), e - 10);
+        return c & 0x80u ? -v : v;
+    }
+};
+
 // The e8m0 scale from the exponent field with no NaN test: a NaN amax gets a finite scale.
 struct e8m0_scale_no_nan {
     using element = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "e8m0_scale_no_nan";
     static std::uint8_t scale(std::uint32_t amax_bits) {
         const int e = int((amax_bits >> 23) & 0xff) - 8;
         return e < 0 ? 0 : std::uint8_t(e > 254 ? 254 : e);

@@ -3,4 +3,5 @@
 
 #include "known_wrong.hpp"
 
-FLIPCHECK_EXPORT_SUBJECTS(wrong::atomic_max_ge0, wrong::max_std_fold, wrong::key_sign_only, wrong::argmax_no_inversion, wrong::amax_std_max);
+FLIPCHECK_EXPORT_SUBJECTS(wrong::atomic_max_ge0, wrong::max_std_fold, wrong::key_sign_only, wrong::argmax_no_inversion, wrong::amax_std_max,
+                          wrong::e4m3_decode_480, wrong::e8m0_scale_no_nan);

@@ -12,3 +12,4 @@ FLIPCHECK_CHECK_ATOMIC(CasMaxStale, wrong::cas_max_stale);
 FLIPCHECK_CHECK_ATOMIC(Bf16MaxWrongHalf, wrong::bf16_max_wrong_half);
 FLIPCHECK_CHECK_SCALING(AmaxStdMax, wrong::amax_std_max);
 FLIPCHECK_CHECK_SCALING(E8m0ScaleNoNan, wrong::e8m0_scale_no_nan);
+FLIPCHECK_CHECK_SCALING(E4m3Decode480, wrong::e4m3_decode_480);

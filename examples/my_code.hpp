@@ -4,8 +4,10 @@
 // (mapping_test.cpp, atomic_test.cpp, reducer_test.cpp, scaling_test.cpp, gpu_test.cu, plugin.cpp); nothing here depends on flipcheck but the shapes and the few names
 // that say what the code claims (format, op, declared).
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -196,9 +198,39 @@ struct amax_f32 {
     }
 };
 
+// max over FP8 e4m3fn codes by a sign-magnitude key (negatives inverted), for NaN-free inputs:
+// a reducer over a byte format (every singleton, pair and triple of its edge values is checked).
+struct e4m3_max {
+    using format = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "e4m3_max";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::undefined, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    static std::uint8_t key(std::uint8_t c) { return c & 0x80u ? std::uint8_t(~c) : std::uint8_t(c | 0x80u); }
+    static std::optional<std::uint8_t> reduce(std::span<const std::uint8_t> xs) {
+        if (xs.empty()) return std::nullopt;
+        std::uint8_t best = xs[0];
+        for (std::uint8_t c : xs) best = key(c) > key(best) ? c : best;
+        return best;
+    }
+};
+
+// The value of an FP8 e4m3fn code (bias 7, no infinity, NaN only at S.1111.111).
+struct e4m3_decode {
+    using format = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "e4m3_decode";
+    static float decode(std::uint8_t c) {
+        const int e = (c >> 3) & 0xf, m = c & 7;
+        if (e == 15 && m == 7) return std::numeric_limits<float>::quiet_NaN();
+        const float v = e == 0 ? std::ldexp(float(m), -9) : std::ldexp(float(8 + m), e - 10);
+        return c & 0x80u ? -v : v;
+    }
+};
+
 // The MX e8m0 scale of a block whose amax is `amax_bits`, for e4m3fn elements (emax 8).
 struct e8m0_scale_e4m3 {
     using element = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "e8m0_scale_e4m3";
     static std::uint8_t scale(std::uint32_t amax_bits) {
         if ((amax_bits & 0x7fffffffu) > 0x7f800000u) return 0xff;  // NaN
         if ((amax_bits & 0x7fffffffu) == 0x7f800000u) return 0xfe;  // +inf: the largest scale

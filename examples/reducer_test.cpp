@@ -6,3 +6,5 @@
 
 FLIPCHECK_CHECK_REDUCER(MaxPropagate, my::max_propagate);
 FLIPCHECK_CHECK_REDUCER(NanArgmin, my::nanargmin);
+// A byte format's reducer: its edge values are every code (flipcheck/edge_values.hpp).
+FLIPCHECK_CHECK_REDUCER(E4m3Max, my::e4m3_max);

@@ -6,3 +6,4 @@
 
 FLIPCHECK_CHECK_SCALING(AmaxF32, my::amax_f32);
 FLIPCHECK_CHECK_SCALING(E8m0ScaleE4m3, my::e8m0_scale_e4m3);
+FLIPCHECK_CHECK_SCALING(E4m3Decode, my::e4m3_decode);

@@ -4,7 +4,8 @@
 // law at it; a reducer or atomic strategy gets an array (byte 1: length, up to 64; then the
 // patterns) and, for a strategy, an interleaving drawn from 8 more bytes, and must agree with the
 // oracle under the policy it declares. A disagreement aborts with the subject, the case and the
-// law, which libFuzzer keeps as a crash input. Run it as:
+// law, which libFuzzer keeps as a crash input. A scale, decoder or block scale gets its whole
+// check (scaling_check.hpp) once. Run it as:
 //     FLIPCHECK_PLUGIN=./libmy_subjects.so ./fuzz_plugin corpus_dir
 #include <cinttypes>
 #include <cstdio>
@@ -98,6 +99,19 @@ void amax_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
     fc::fuzz::fail("a plug-in amax disagrees with the oracle");
 }
 
+// A scale, decoder, block scale or NVFP4 scale: its whole check (scaling_check.hpp's domain, at
+// most a few tens of thousands of calls), once per subject and process: a single input drawn from
+// the fuzz bytes would judge less than that check already does.
+void scale_case(const flipcheck_subject_v1& s) {
+    static std::vector<const flipcheck_subject_v1*> passed;
+    for (const auto* p : passed)
+        if (p == &s) return;
+    const fc::scaling_report r = fc::plugin::check_scale(s, {});
+    if (r.passed()) return passed.push_back(&s);
+    std::fprintf(stderr, "%s (%s): %s\n", s.name, r.shape.c_str(), r.counterexample->c_str());
+    fc::fuzz::fail("a plug-in scale disagrees with the oracle");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -105,11 +119,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fc::fuzz::input in(data, size);
     const flipcheck_subject_v1& s = subjects[in.byte() % subjects.size()];
     try {
-        fc::plugin::with_format(s, [&]<class F>() {
-            if (fc::plugin::is_mapping(s)) mapping_case<F>(s, in);
-            else if (s.kind == flipcheck_kind_amax) amax_case<F>(s, in);
-            else reducer_case<F>(s, in);
-        });
+        if (fc::plugin::is_scale(s)) scale_case(s);
+        else
+            fc::plugin::with_format(s, [&]<class F>() {
+                if (fc::plugin::is_mapping(s)) mapping_case<F>(s, in);
+                else if (s.kind == flipcheck_kind_amax) {
+                    if constexpr (fc::amax_format<F>) amax_case<F>(s, in);
+                } else {
+                    reducer_case<F>(s, in);
+                }
+            });
     } catch (const fc::subject_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         fc::fuzz::fail("a plug-in subject failed to run");

@@ -29,6 +29,28 @@ TEST(plugin_check, every_right_subject_passes_every_driver) {
                           "nanargmin (binary32 min index"})
         EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
     EXPECT_TRUE(has(r.output, "edge_battery, 2000 random_arrays")) << r.output;
+    // A byte format's reducer and the scaling kinds go through the same path.
+    EXPECT_TRUE(has(r.output, "e4m3_max (float8_e4m3fn max, declares nan=undefined zero=ordered): pass")) << r.output;
+    EXPECT_TRUE(has(r.output, "e4m3_decode (decode, float8_e4m3fn): pass after 256 inputs, every code (exhaustive)")) << r.output;
+    EXPECT_TRUE(has(r.output, "e8m0_scale_e4m3 (mx scale, element float8_e4m3fn): pass")) << r.output;
+}
+
+TEST(plugin_check, every_scaling_kind_is_judged_as_its_macro_judges_it) {
+    const auto r = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --json scales.json");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    for (const char* s : {"tensor_scale_e4m3 (tensor scale, element float8_e4m3fn): pass",
+                          "block_scale_f32 (block scale, binary32 -> e8m0 for float8_e4m3fn, nan=propagate): pass",
+                          "block_scale_e5m2 (block scale, float8_e5m2 -> e8m0 for float8_e4m3fn, nan=propagate): pass after",
+                          "every pair of codes at the block's first positions (exhaustive)",
+                          "nvfp4_scale (nvfp4 scale, binary32 block amax -> e4m3fn, global scale 448*6/amax): pass",
+                          "tensor_scale_unguarded (tensor scale, element float8_e4m3fn): FAIL",
+                          "nvfp4_truncated (nvfp4 scale, binary32 block amax -> e4m3fn, global scale 448*6/amax): FAIL",
+                          "verdict: FAIL: 2 of 6 subjects checked failed"})
+        EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
+    // A scale has no --case (its failure prints its input): bad input, before anything runs.
+    const auto c = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --subject nvfp4_scale --case scales.json");
+    EXPECT_EQ(c.exit_code, 2) << c.output;
+    EXPECT_TRUE(has(c.output, "nvfp4_scale is a nvfp4 scale")) << c.output;
 }
 
 TEST(plugin_check, every_known_wrong_subject_fails_with_a_repro_that_fails_again) {
@@ -42,6 +64,9 @@ TEST(plugin_check, every_known_wrong_subject_fails_with_a_repro_that_fails_again
     EXPECT_TRUE(has(r.output, "--subject key_sign_only --key 0x00000000")) << r.output;
     EXPECT_TRUE(has(r.output, "max_std_fold (binary32 max, declares nan=propagate zero=ordered): FAIL")) << r.output;
     EXPECT_TRUE(has(r.output, "argmax_no_inversion (binary32 max index")) << r.output;
+    EXPECT_TRUE(has(r.output, "e4m3_decode_480 (decode, float8_e4m3fn): FAIL")) << r.output;
+    EXPECT_TRUE(has(r.output, "float8_e4m3fn code 0x7f decodes to 0x43f00000 (480 normal)")) << r.output;
+    EXPECT_TRUE(has(r.output, "e8m0_scale_no_nan (mx scale, element float8_e4m3fn): FAIL")) << r.output;
     const auto again = run_flipcheck("check --plugin " + wrong + " --subject atomic_max_ge0 --case atomic_max_ge0.case");
     EXPECT_EQ(again.exit_code, 1) << again.output;
     EXPECT_TRUE(has(again.output, "1 replay cases")) << again.output;

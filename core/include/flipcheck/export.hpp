@@ -4,8 +4,9 @@
 //     FLIPCHECK_EXPORT_SUBJECTS(my_key, my_atomic_max, my_reducer);
 //
 // Each type is a mapping (mapping.hpp), an atomic strategy (atomic.hpp), a reducer function
-// (check.hpp), or an amax (scaling_check.hpp's amax shape: format, declared nan_policy,
-// amax(span)), with a `name`, which the command line's --subject takes. The macro writes the C
+// (check.hpp), or one of scaling_check.hpp's shapes (an amax, an MX or tensor scale, a decoder, an
+// MX block scale, an NVFP4 block scale), over any format of `flipcheck list` (the byte formats
+// too), with a `name`, which the command line's --subject takes. The macro writes the C
 // entry point of plugin_abi.h; every call into your code is wrapped so that an exception comes
 // back as an error message, never across the C boundary. A mapping's sweep runs inside the
 // library, compiled with your mapping inlined, so it is as fast as a test's.
@@ -16,6 +17,8 @@
 #include <exception>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -95,6 +98,38 @@ int run_entry(const void* data, std::size_t n, const std::size_t* order, std::ui
     });
 }
 
+// A scaling subject's one call (mx scale, tensor scale, decode, block scale, nvfp4 scale) on the
+// ABI's bits; `inputs` of them expected (0: any number, a block).
+template <class In, std::size_t Inputs, class Call>
+int scaling_entry(const void* data, std::size_t n, std::uint64_t* out, char* error, std::size_t size, Call&& call) {
+    return guarded(error, size, [&] {
+        if (Inputs && n != Inputs) throw std::invalid_argument("expected " + std::to_string(Inputs) + " input(s), got " + std::to_string(n));
+        *out = std::uint64_t(call(std::span<const In>(static_cast<const In*>(data), n)));
+        return 1;
+    });
+}
+template <class X>
+int mx_scale_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<std::uint32_t, 1>(d, n, out, e, size, [](auto x) { return X::scale(x[0]); });
+}
+template <class X>
+int tensor_scale_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<std::uint32_t, 1>(d, n, out, e, size, [](auto x) { return bit_cast<std::uint32_t>(float(X::tensor_scale(bit_cast<float>(x[0])))); });
+}
+template <class X>
+int decode_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<std::uint8_t, 1>(d, n, out, e, size, [](auto x) { return bit_cast<std::uint32_t>(float(X::decode(x[0]))); });
+}
+template <class X>
+int block_scale_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<typename X::format::storage, 0>(d, n, out, e, size, [](auto x) { return X::block_scale(x); });
+}
+template <class X>
+int nvfp4_scale_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<std::uint32_t, 2>(d, n, out, e, size,
+                                           [](auto x) { return X::block_scale(bit_cast<float>(x[0]), bit_cast<float>(x[1])); });
+}
+
 template <class A>
 int amax_entry(const void* data, std::size_t n, const std::size_t*, std::uint64_t* out, char* error, std::size_t size) {
     return guarded(error, size, [&] {
@@ -106,19 +141,38 @@ int amax_entry(const void* data, std::size_t n, const std::size_t*, std::uint64_
 
 template <class T>
 flipcheck_subject_v1 subject() {
-    using F = typename T::format;
     flipcheck_subject_v1 s{};
     s.name = T::name.data();
-    s.format_id = registry::format_id<F>;
+    // The format it reduces or decodes; a scale's element; binary32 for an NVFP4 scale (its inputs).
+    if constexpr (requires { typename T::format; }) s.format_id = registry::format_id<typename T::format>;
+    else if constexpr (requires { typename T::element; }) s.format_id = registry::format_id<typename T::element>;
+    else s.format_id = registry::format_id<binary32>;
     if constexpr (mapping<T>) {
         s.kind = flipcheck_kind_mapping;
-        s.encode = [](std::uint64_t b) { return std::uint64_t(T::encode(typename F::storage(b))); };
-        s.decode = [](std::uint64_t k) { return std::uint64_t(T::decode(typename F::storage(k))); };
+        s.encode = [](std::uint64_t b) { return std::uint64_t(T::encode(typename T::format::storage(b))); };
+        s.decode = [](std::uint64_t k) { return std::uint64_t(T::decode(typename T::format::storage(k))); };
         s.sweep = &sweep_entry<T>;
     } else if constexpr (amax_subject<T>) {
         s.kind = flipcheck_kind_amax;
         s.nan = std::uint32_t(T::declared);
         s.run = &amax_entry<T>;
+    } else if constexpr (block_scale_subject<T>) {  // before mx scale: it names an element too
+        s.kind = flipcheck_kind_block_scale;
+        s.format_id |= std::uint32_t(registry::format_id<typename T::element>) << 8;
+        s.nan = std::uint32_t(T::declared);
+        s.run = &block_scale_entry<T>;
+    } else if constexpr (mx_scale_subject<T>) {
+        s.kind = flipcheck_kind_mx_scale;
+        s.run = &mx_scale_entry<T>;
+    } else if constexpr (tensor_scale_subject<T>) {
+        s.kind = flipcheck_kind_tensor_scale;
+        s.run = &tensor_scale_entry<T>;
+    } else if constexpr (decode_subject<T>) {
+        s.kind = flipcheck_kind_decode;
+        s.run = &decode_entry<T>;
+    } else if constexpr (nvfp4_scale_subject<T>) {
+        s.kind = flipcheck_kind_nvfp4_scale;
+        s.run = &nvfp4_scale_entry<T>;
     } else {
         static_assert(!atomic::lane_atomic_strategy<T>,
                       "FLIPCHECK_EXPORT_SUBJECTS: a lane strategy (shared_word) cannot be loaded by `flipcheck check "

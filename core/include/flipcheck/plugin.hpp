@@ -24,6 +24,7 @@
 #include "flipcheck/plugin_abi.h"
 #include "flipcheck/registry.hpp"
 #include "flipcheck/report.hpp"
+#include "flipcheck/scaling_check.hpp"
 
 namespace flipcheck::plugin {
 
@@ -35,23 +36,27 @@ inline std::string_view kind_name(std::uint32_t kind) {
         case flipcheck_kind_atomic: return "atomic strategy";
         case flipcheck_kind_arg_atomic: return "arg atomic strategy";
         case flipcheck_kind_amax: return "amax";
+        case flipcheck_kind_mx_scale: return "mx scale";
+        case flipcheck_kind_tensor_scale: return "tensor scale";
+        case flipcheck_kind_decode: return "decoder";
+        case flipcheck_kind_block_scale: return "block scale";
+        case flipcheck_kind_nvfp4_scale: return "nvfp4 scale";
         default: return "?";
     }
 }
 
 inline bool is_mapping(const flipcheck_subject_v1& s) { return s.kind == flipcheck_kind_mapping; }
+// The scaling path's shapes after amax: one call per input, judged by scaling_check.hpp.
+inline bool is_scale(const flipcheck_subject_v1& s) {
+    return s.kind >= flipcheck_kind_mx_scale && s.kind <= flipcheck_kind_nvfp4_scale;
+}
 
-// The format entry of a subject: calls f.template operator()<F>().
+// The format entry of a subject (any of registry.hpp's all_formats: the IEEE ones and the byte
+// formats): calls f.template operator()<F>().
 template <class Fn>
 void with_format(const flipcheck_subject_v1& s, Fn&& f) {
-    if (registry::with_id<registry::formats>(std::uint8_t(s.format_id), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
+    if (registry::with_id<registry::all_formats>(std::uint8_t(s.format_id), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
         return;
-    std::string byte_format;
-    registry::with_id<registry::low_precision_formats>(std::uint8_t(s.format_id), [&]<class FE>() { byte_format = FE::name; });
-    if (!byte_format.empty())
-        throw input_error("subject " + std::string(s.name) + " is over " + byte_format +
-                          ": plug-in ABI v1 takes binary16, bfloat16, binary32 and binary64; check a byte format's code "
-                          "in C++ with flipcheck/exhaustive.hpp (every array of up to three codes) or flipcheck::sweep");
     throw input_error("subject " + std::string(s.name) + " has unknown format id " + std::to_string(s.format_id));
 }
 
@@ -120,6 +125,12 @@ private:
             seen.push_back(n);
             if (kind_name(s.kind) == "?") throw input_error("subject " + n + " has unknown kind " + std::to_string(s.kind));
             format_name(s);  // throws on an unknown format id
+            // Bits 8-15 name a block scale's element (which it must have), and nothing else's.
+            const bool element = s.kind == flipcheck_kind_block_scale;
+            if (element ? s.format_id >> 16 || !registry::with_id<registry::all_formats>(std::uint8_t(s.format_id >> 8), []<class>() {})
+                        : s.format_id >> 8 != 0)
+                throw input_error("subject " + n + " has format id " + std::to_string(s.format_id) +
+                                  (element ? " (a block scale's element, in bits 8-15, is not a format)" : " (not a format)"));
             const bool functions = is_mapping(s) ? (s.encode && s.decode && s.sweep) : s.run != nullptr;
             if (!functions) throw input_error("subject " + n + " lacks the functions of a " + std::string(kind_name(s.kind)));
             if (!is_mapping(s) && (s.op > 1 || s.nan > 3 || s.zero > 1 || s.ties > 2))
@@ -160,21 +171,62 @@ reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
     return s;
 }
 
+// One call of an exported subject's run on xs (In: the ABI's input words): its out. Nothing, or an
+// error inside the subject, is a subject_error.
+template <class In>
+std::uint64_t call(const flipcheck_subject_v1& e, std::span<const In> xs) {
+    std::uint64_t out = 0;
+    char error[512] = "";
+    const int r = e.run(xs.data(), xs.size(), nullptr, &out, error, sizeof error);
+    error[sizeof error - 1] = 0;
+    if (r != 1)
+        throw subject_error("subject " + std::string(e.name) + " failed: " + (error[0] ? error : "(it returned no answer)"));
+    return out;
+}
+
+// An exported scale, decoder, block scale or NVFP4 scale (is_scale) checked as scaling_check.hpp
+// checks the type it came from.
+inline scaling_report check_scale(const flipcheck_subject_v1& e, const scaling_options& o) {
+    scaling_report r;
+    auto u32 = [&](std::uint32_t x) { return call<std::uint32_t>(e, std::span(&x, 1)); };
+    with_format(e, [&]<class F>() {
+        switch (e.kind) {
+            case flipcheck_kind_mx_scale: r = check_mx_scale_of<F>([&](std::uint32_t a) { return std::uint8_t(u32(a)); }); break;
+            case flipcheck_kind_tensor_scale:
+                r = check_tensor_scale_of<F>([&](float a) { return bit_cast<float>(std::uint32_t(u32(bit_cast<std::uint32_t>(a)))); });
+                break;
+            case flipcheck_kind_decode:
+                if constexpr (F::width == 8)
+                    r = check_decode_of<F>([&](std::uint8_t c) { return bit_cast<float>(std::uint32_t(call<std::uint8_t>(e, std::span(&c, 1)))); });
+                else throw input_error("subject " + std::string(e.name) + " decodes " + std::string(F::name) + ": a decoder is of a byte format");
+                break;
+            case flipcheck_kind_nvfp4_scale:
+                r = check_nvfp4_scale_of([&](float a, float g) {
+                    const std::uint32_t in[2] = {bit_cast<std::uint32_t>(a), bit_cast<std::uint32_t>(g)};
+                    return std::uint8_t(call<std::uint32_t>(e, std::span(in)));
+                });
+                break;
+            case flipcheck_kind_block_scale:
+                registry::with_id<registry::all_formats>(std::uint8_t(e.format_id >> 8), [&]<class EE>() {
+                    using S = typename F::storage;
+                    if constexpr (amax_format<F>)
+                        r = check_block_scale_of<F, typename EE::type>(
+                            nan_policy(e.nan), [&](std::span<const S> b) { return std::uint8_t(call<S>(e, b)); }, o);
+                    else throw input_error("subject " + std::string(e.name) + "'s blocks are " + std::string(F::name) + ", which is unsigned");
+                });
+                break;
+            default: throw input_error("subject " + std::string(e.name) + " is a " + std::string(kind_name(e.kind)) + ", not a scale");
+        }
+    });
+    r.subject = e.name;
+    return r;
+}
+
 // An exported amax as a function of an array's bits. An error inside it is a subject_error.
 template <format F>
 std::function<typename F::storage(std::span<const typename F::storage>)> amax_of(const flipcheck_subject_v1& e) {
     using S = typename F::storage;
-    auto run = e.run;
-    std::string name = e.name;
-    return [run, name](std::span<const S> xs) {
-        std::uint64_t out = 0;
-        char error[512] = "";
-        const int r = run(xs.data(), xs.size(), nullptr, &out, error, sizeof error);
-        error[sizeof error - 1] = 0;
-        if (r != 1)
-            throw subject_error("subject " + name + " failed: " + (error[0] ? error : "(it returned no amax)"));
-        return S(out);
-    };
+    return [e](std::span<const S> xs) { return S(call<S>(e, xs)); };
 }
 
 // A sweep of an exported mapping, as a report.

@@ -34,7 +34,15 @@ enum flipcheck_subject_kind {
     flipcheck_kind_arg_reducer = 3,  /* run: the answer's index */
     flipcheck_kind_atomic = 4,       /* run in a given order: the answer's bits */
     flipcheck_kind_arg_atomic = 5,   /* run in a given order: the answer's index */
-    flipcheck_kind_amax = 6          /* run: the amax's bits (|x|'s largest, amax.hpp) under the declared nan */
+    flipcheck_kind_amax = 6,         /* run: the amax's bits (|x|'s largest, amax.hpp) under the declared nan */
+    /* The FP8/MX scaling path (scaling_check.hpp's shapes). Inputs and outputs are bits. */
+    flipcheck_kind_mx_scale = 7,     /* run: xs = one binary32 amax (uint32_t); out: its e8m0 code. format_id: the element's */
+    flipcheck_kind_tensor_scale = 8, /* run: xs = one binary32 amax; out: the scale's binary32 bits. format_id: the element's */
+    flipcheck_kind_decode = 9,       /* run: xs = one code (uint8_t); out: its value's binary32 bits. format_id: the code's */
+    flipcheck_kind_block_scale = 10, /* run: xs = an MX block of the format's words; out: its e8m0 code. format_id: the
+                                        input's | the element's << 8; nan: the amax's declared nan policy */
+    flipcheck_kind_nvfp4_scale = 11  /* run: xs = two binary32 (the block's amax, the global scale); out: the block's
+                                        e4m3fn code. format_id: binary32's */
 };
 /* Kinds are appended without a new ABI version: no struct changes, and a loader that does not
  * know a kind refuses the subject by name ("unknown kind"), never misreads it. */
@@ -67,7 +75,8 @@ typedef struct flipcheck_sweep_result_v1 {
 typedef struct flipcheck_subject_v1 {
     const char* name;
     uint32_t kind;      /* flipcheck_subject_kind */
-    uint32_t format_id; /* registry.hpp's format ids: 0x01 binary16, 0x02 bfloat16, 0x03 binary32, 0x04 binary64 */
+    uint32_t format_id; /* registry.hpp's format ids: 0x01 binary16, 0x02 bfloat16, 0x03 binary32, 0x04 binary64,
+                           0x05-0x0c the byte formats (`flipcheck list`); bits 8-15: a block scale's element */
     uint32_t op;        /* reduce_op: 0 max, 1 min (reducers) */
     uint32_t nan, zero, ties; /* the declared policy (policy.hpp's enums) */
     /* Mappings. encode/decode: one pattern or key. sweep: the exhaustive (or, for binary64,

@@ -272,14 +272,15 @@ inline std::vector<std::uint32_t> scale_domain() {
 inline const char* scale_domain_words =
     "+-0, every binade's edge mantissas, every bfloat16 magnitude, +inf, NaNs of both signs (sampled within binades)";
 
-template <mx_scale_subject X>
-scaling_report check_mx_scale(const scaling_options& = {}) {
-    using E = typename X::element;
+// Each check below has a form over the subject's function (check_..._of), which a plug-in's
+// subject (plugin.hpp) is checked by, and the form over a type, which passes its static function.
+template <format E, class ScaleOf>
+scaling_report check_mx_scale_of(ScaleOf&& scale_of) {
     scaling_report r{"", "mx scale", std::string("element ") + std::string(E::name), scale_domain_words, false, 0, {}};
     std::set<std::uint8_t> reached;
     for (std::uint32_t a : scale_domain()) {
         ++r.checks;
-        const std::uint8_t got = X::scale(a), want = oracle::mx_scale<E>(bit_cast<float>(a));
+        const std::uint8_t got = scale_of(a), want = oracle::mx_scale<E>(bit_cast<float>(a));
         reached.insert(want);
         if (got != want) {
             r.counterexample = "the e8m0 scale of amax " + show_float(bit_cast<float>(a)) + " for " + std::string(E::name) +
@@ -291,14 +292,17 @@ scaling_report check_mx_scale(const scaling_options& = {}) {
     r.domain += ": " + std::to_string(reached.size()) + " distinct e8m0 codes";
     return r;
 }
+template <mx_scale_subject X>
+scaling_report check_mx_scale(const scaling_options& = {}) {
+    return check_mx_scale_of<typename X::element>([](std::uint32_t a) { return std::uint8_t(X::scale(a)); });
+}
 
-template <tensor_scale_subject X>
-scaling_report check_tensor_scale(const scaling_options& = {}) {
-    using E = typename X::element;
+template <format E, class TensorScaleOf>
+scaling_report check_tensor_scale_of(TensorScaleOf&& tensor_scale_of) {
     scaling_report r{"", "tensor scale", std::string("element ") + std::string(E::name), scale_domain_words, false, 0, {}};
     for (std::uint32_t a : scale_domain()) {
         ++r.checks;
-        const float amax = bit_cast<float>(a), got = X::tensor_scale(amax), want = oracle::tensor_scale<E>(amax);
+        const float amax = bit_cast<float>(a), got = tensor_scale_of(amax), want = oracle::tensor_scale<E>(amax);
         if (bit_cast<std::uint32_t>(got) != bit_cast<std::uint32_t>(want) && !(oracle::isnan(got) && oracle::isnan(want))) {
             r.counterexample = "the " + std::string(E::name) + " tensor scale of amax " + show_float(amax) + " is " +
                                show_float(got) + "; the oracle's: " + show_float(want);
@@ -307,14 +311,17 @@ scaling_report check_tensor_scale(const scaling_options& = {}) {
     }
     return r;
 }
+template <tensor_scale_subject X>
+scaling_report check_tensor_scale(const scaling_options& = {}) {
+    return check_tensor_scale_of<typename X::element>([](float a) { return float(X::tensor_scale(a)); });
+}
 
-template <decode_subject X>
-scaling_report check_decode(const scaling_options& = {}) {
-    using F = typename X::format;
+template <format F, class DecodeOf>
+scaling_report check_decode_of(DecodeOf&& decode_of) {
     scaling_report r{"", "decode", std::string(F::name), "every code (exhaustive)", true, 0, {}};
     for (unsigned c = 0; c <= F::value_mask; ++c) {
         ++r.checks;
-        const float got = X::decode(std::uint8_t(c)), want = F::to_value(std::uint8_t(c));
+        const float got = decode_of(std::uint8_t(c)), want = F::to_value(std::uint8_t(c));
         if (bit_cast<std::uint32_t>(got) != bit_cast<std::uint32_t>(want) && !(oracle::isnan(got) && oracle::isnan(want))) {
             r.counterexample = std::string(F::name) + " code " + hex8(std::uint8_t(c)) + " decodes to " + show_float(got) +
                                "; it is " + show_float(want);
@@ -322,6 +329,10 @@ scaling_report check_decode(const scaling_options& = {}) {
         }
     }
     return r;
+}
+template <decode_subject X>
+scaling_report check_decode(const scaling_options& = {}) {
+    return check_decode_of<typename X::format>([](std::uint8_t c) { return float(X::decode(c)); });
 }
 
 // The oracle's e8m0 code of a block: oracle::amax, widened exactly to binary32, then mx_scale.
@@ -397,15 +408,12 @@ bool judge_block_scale(scaling_report& r, nan_policy p, const Blocks& blocks, Sc
 
 // Byte formats: every pair of codes at positions 0 and 1 (and every triple, with every_triple),
 // the rest +0 (exhaustive).
-template <block_scale_subject X>
-scaling_report check_block_scale(const scaling_options& o = {}) {
-    using F = typename X::format;
-    using E = typename X::element;
+template <amax_format F, format E, class ScaleOf>
+scaling_report check_block_scale_of(nan_policy declared, ScaleOf&& scale_of, const scaling_options& o = {}) {
     using S = typename F::storage;
     scaling_report r{"", "block scale",
-                     std::string(F::name) + " -> e8m0 for " + std::string(E::name) + ", nan=" + std::string(to_string(X::declared)),
+                     std::string(F::name) + " -> e8m0 for " + std::string(E::name) + ", nan=" + std::string(to_string(declared)),
                      "", false, 0, {}};
-    auto scale_of = [](std::span<const S> b) { return X::block_scale(b); };
     if constexpr (F::width <= 8) {
         const int length = o.every_triple ? 3 : 2;
         r.exhaustive = true;
@@ -414,19 +422,25 @@ scaling_report check_block_scale(const scaling_options& o = {}) {
         every_byte_array<F>(length, [&](std::span<const S> xs) {
             std::fill(one[0].begin(), one[0].end(), F::zero);
             std::copy(xs.begin(), xs.end(), one[0].begin());
-            return judge_block_scale<F, E>(r, X::declared, one, scale_of);
+            return judge_block_scale<F, E>(r, declared, one, scale_of);
         });
     } else {
         r.domain = block_cases_words(o);
-        judge_block_scale<F, E>(r, X::declared, block_cases<F>(o), scale_of);
+        judge_block_scale<F, E>(r, declared, block_cases<F>(o), scale_of);
     }
     return r;
+}
+template <block_scale_subject X>
+scaling_report check_block_scale(const scaling_options& o = {}) {
+    using S = typename X::format::storage;
+    return check_block_scale_of<typename X::format, typename X::element>(
+        X::declared, [](std::span<const S> b) { return std::uint8_t(X::block_scale(b)); }, o);
 }
 
 // NVFP4 block scales over every block amax that is a bfloat16 magnitude, +inf and NaN, under
 // global scales made from a spread of tensor amaxes (the oracle's tensor_scale with 448 * 6).
-template <nvfp4_scale_subject X>
-scaling_report check_nvfp4_scale(const scaling_options& = {}) {
+template <class ScaleOf>
+scaling_report check_nvfp4_scale_of(ScaleOf&& scale_of) {
     scaling_report r{"", "nvfp4 scale", "binary32 block amax -> e4m3fn, global scale 448*6/amax",
                      "every bfloat16 block amax, +inf, NaN x 12 tensor amaxes (sampled)", false, 0, {}};
     const float tensor_amaxes[] = {0.0f, 1e-40f, 1e-30f, 0.001f, 0.5f, 1.0f, 6.0f, 448.0f, 2688.0f, 1e10f, 3.4e38f,
@@ -437,7 +451,7 @@ scaling_report check_nvfp4_scale(const scaling_options& = {}) {
             const float a = bit_cast<float>(h << 16);
             if (oracle::isnan(a) && h != 0x7fc0u) continue;
             ++r.checks;
-            const std::uint8_t got = X::block_scale(a, g), want = oracle::nvfp4_block_scale(a, g);
+            const std::uint8_t got = scale_of(a, g), want = oracle::nvfp4_block_scale(a, g);
             if (got != want) {
                 r.counterexample = "the NVFP4 scale of block amax " + show_float(a) + " under global scale " + show_float(g) +
                                    " is e4m3fn " + show<float8_e4m3fn>(got) + "; the oracle's: " + show<float8_e4m3fn>(want);
@@ -446,6 +460,11 @@ scaling_report check_nvfp4_scale(const scaling_options& = {}) {
         }
     }
     return r;
+}
+
+template <nvfp4_scale_subject X>
+scaling_report check_nvfp4_scale(const scaling_options& = {}) {
+    return check_nvfp4_scale_of([](float a, float g) { return std::uint8_t(X::block_scale(a, g)); });
 }
 
 // The check a subject's shape calls for.
