@@ -294,8 +294,8 @@ int run_check(const check_args& a) {
         if (!a.case_file.empty() && plugin::is_mapping(*s))
             throw input_error(fmt::format("--case is for reducers; {} is a mapping (use --key K)", s->name));
         if (!a.case_file.empty() && (s->kind == flipcheck_kind_amax || plugin::is_scale(*s)))
-            throw input_error(fmt::format("--case is for reducers; {} is a{} {} (its failure prints its input)", s->name,
-                                          s->kind == flipcheck_kind_amax ? "n" : "", plugin::kind_name(s->kind)));
+            throw input_error(fmt::format("--case is for reducers; {} ({}) prints its failing input instead", s->name,
+                                          plugin::kind_name(s->kind)));
     }
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
 

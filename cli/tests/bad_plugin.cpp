@@ -2,7 +2,7 @@
 // refused with exit code 2 and a message that says why; 4-11 are subjects that misbehave while
 // checked (throw, crash, exit, hang, answer garbage), each that subject's failure: exit code 1;
 // 12 is one subject of every kind, each misbehaving as FLIPCHECK_TEST_MISBEHAVE says, so that the
-// test can try every (kind, behaviour) with one library.
+// test can try every (kind, behaviour) with one library; 13 is a table no export makes, refused too.
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -236,4 +236,20 @@ struct absmax {
 };
 }  // namespace bad
 FLIPCHECK_EXPORT_SUBJECTS(bad::map, bad::value, bad::index, bad::atomic, bad::arg_atomic, bad::absmax);
+#elif BAD_PLUGIN == 13  // a decoder over binary16, which no decoder is (a table by hand: export.hpp cannot make it)
+extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) {
+    static const flipcheck_subject_v1 s = [] {
+        flipcheck_subject_v1 d{};
+        d.name = "half_decoder";
+        d.kind = flipcheck_kind_decode;
+        d.format_id = 0x01;
+        d.run = +[](const void*, std::size_t, const std::size_t*, std::uint64_t* out, char*, std::size_t) {
+            *out = 0;
+            return 1;
+        };
+        return d;
+    }();
+    static const flipcheck_plugin_v1 p{FLIPCHECK_PLUGIN_ABI_VERSION, 1, &s};
+    return &p;
+}
 #endif

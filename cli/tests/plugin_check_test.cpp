@@ -50,7 +50,7 @@ TEST(plugin_check, every_scaling_kind_is_judged_as_its_macro_judges_it) {
     // A scale has no --case (its failure prints its input): bad input, before anything runs.
     const auto c = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --subject nvfp4_scale --case scales.json");
     EXPECT_EQ(c.exit_code, 2) << c.output;
-    EXPECT_TRUE(has(c.output, "nvfp4_scale is a nvfp4 scale")) << c.output;
+    EXPECT_TRUE(has(c.output, "nvfp4_scale (nvfp4 scale) prints its failing input instead")) << c.output;
 }
 
 TEST(plugin_check, every_known_wrong_subject_fails_with_a_repro_that_fails_again) {
@@ -86,6 +86,7 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"check --plugin " + std::string(NO_ENTRY_PLUGIN), "is not a flipcheck plug-in: it has no flipcheck_plugin entry point"},
         {"check --plugin " + std::string(ABI_MISMATCH_PLUGIN), "was built for plug-in ABI version 99, but this flipcheck speaks version 1"},
         {"check --plugin " + std::string(DUPLICATE_PLUGIN), "two subjects are named 'twin'"},
+        {"check --plugin " + std::string(DECODER_OF_HALF_PLUGIN), "half_decoder decodes binary16: a decoder is of a byte format"},
         {"check --plugin " + good + " --subject nope", "has no subject named 'nope' (it has: float_key, atomic_max_float"},
         {"check --plugin " + good + " --subject float_key --format binary16", "subject float_key declares format binary32, not binary16"},
         {"check --plugin " + good + " --subject float_key --case x.case", "--case is for reducers"},

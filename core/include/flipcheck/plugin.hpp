@@ -131,6 +131,13 @@ private:
                         : s.format_id >> 8 != 0)
                 throw input_error("subject " + n + " has format id " + std::to_string(s.format_id) +
                                   (element ? " (a block scale's element, in bits 8-15, is not a format)" : " (not a format)"));
+            // A shape over a format it cannot take is refused here, as bad input, not when it runs.
+            with_format(s, [&]<class F>() {
+                if (s.kind == flipcheck_kind_decode && F::width != 8)
+                    throw input_error("subject " + n + " decodes " + std::string(F::name) + ": a decoder is of a byte format");
+                if ((s.kind == flipcheck_kind_amax || s.kind == flipcheck_kind_block_scale) && !amax_format<F>)
+                    throw input_error("subject " + n + " takes the amax of " + std::string(F::name) + ", which has no sign to clear");
+            });
             const bool functions = is_mapping(s) ? (s.encode && s.decode && s.sweep) : s.run != nullptr;
             if (!functions) throw input_error("subject " + n + " lacks the functions of a " + std::string(kind_name(s.kind)));
             if (!is_mapping(s) && (s.op > 1 || s.nan > 3 || s.zero > 1 || s.ties > 2))
