@@ -163,8 +163,15 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
             r.domain = "edge battery (every value, every ordered pair, triples of 10) + " + std::to_string(o.randoms) +
                        " random arrays (sampled)";
             using S = typename F::storage;
-            isolated::note_stage("amax_battery_and_random_arrays");
-            judge_amax<F>(r, p, amax_cases<F>(o), [amax = plugin::amax_of<F>(s)](std::span<const S> xs) {
+            std::vector<std::vector<S>> cases;
+            if (a.case_file.empty()) {
+                cases = amax_cases<F>(o);
+            } else {
+                cases.push_back(parse_case<F>(read_text("--case", a.case_file)).first);
+                r.domain = "the given case";
+            }
+            isolated::note_stage(a.case_file.empty() ? "amax_battery_and_random_arrays" : "replay");
+            judge_amax<F>(r, p, cases, [amax = plugin::amax_of<F>(s)](std::span<const S> xs) {
                 isolated::note_call(xs, {});
                 return amax(xs);
             });
@@ -172,6 +179,7 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
         passed = r.passed();
         fmt::print("{} (amax, {}): {} after {} arrays, {}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain);
         if (!passed) fmt::print("  {}\n", *r.counterexample);
+        if (!passed && a.case_file.empty() && !r.replay.empty()) print_case_repro(a, s, r.replay);
         out.push_back({{"subject", s.name}, {"kind", "amax"}, {"format", F::name}, {"declared", r.claim}, {"cases", r.checks},
                        {"verdict", passed ? "pass" : "fail"}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
     });
@@ -183,9 +191,10 @@ bool check_scale_subject(const check_args& a, const flipcheck_subject_v1& s, nlo
     scaling_options o;
     o.seed = a.seed;
     isolated::note_stage(std::string(plugin::kind_name(s.kind)));
-    const scaling_report r = plugin::check_scale(s, o);
+    const scaling_report r = plugin::check_scale(s, o, a.case_file.empty() ? "" : read_text("--case", a.case_file));
     fmt::print("{} ({}, {}): {} after {} inputs, {}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain);
     if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
+    if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay);
     out.push_back({{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)}, {"declared", r.claim},
                    {"cases", r.checks}, {"verdict", r.passed() ? "pass" : "fail"}, {"domain", r.domain},
                    {"exhaustive", r.exhaustive}, {"counterexample", r.counterexample.value_or("")}});
@@ -262,7 +271,7 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
             return;
         }
         row["case"] = text;
-        if (s.kind == flipcheck_kind_amax || plugin::is_scale(s)) return;  // no --case: its line above is the input
+        if (plugin::is_scale(s)) return;  // its input is no array of its format: the line above says it
         print_case_repro(a, s, text);
     });
     return row;
@@ -293,9 +302,6 @@ int run_check(const check_args& a) {
             throw input_error(fmt::format("--key is for mappings; {} is a {} (use --case FILE)", s->name, plugin::kind_name(s->kind)));
         if (!a.case_file.empty() && plugin::is_mapping(*s))
             throw input_error(fmt::format("--case is for reducers; {} is a mapping (use --key K)", s->name));
-        if (!a.case_file.empty() && (s->kind == flipcheck_kind_amax || plugin::is_scale(*s)))
-            throw input_error(fmt::format("--case is for reducers; {} ({}) prints its failing input instead", s->name,
-                                          plugin::kind_name(s->kind)));
     }
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
 

@@ -100,6 +100,8 @@ if(EXISTS ${flipcheck})
   must_contain("e4m3_decode_480 (decode, float8_e4m3fn): FAIL" "flipcheck check")
   must_contain("float8_e4m3fn code 0x7f decodes to 0x43f00000 (480 normal)" "flipcheck check")
   must_contain("e8m0_scale_no_nan (mx scale, element float8_e4m3fn): FAIL" "flipcheck check")
+  must_contain("--subject e4m3_decode_480 --case e4m3_decode_480.case" "flipcheck check")
+  must_run(1 "the decoder's repro command" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject e4m3_decode_480 --case e4m3_decode_480.case)
   # The repro command of the atomic strategy, run from where its case file was written.
   must_run(1 "the repro command" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject atomic_max_ge0 --case atomic_max_ge0.case)
   must_run(2 "a missing library" ${flipcheck} check --plugin ${WORK}/nothing.so)

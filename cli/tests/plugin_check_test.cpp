@@ -47,10 +47,20 @@ TEST(plugin_check, every_scaling_kind_is_judged_as_its_macro_judges_it) {
                           "nvfp4_truncated (nvfp4 scale, binary32 block amax -> e4m3fn, global scale 448*6/amax): FAIL",
                           "verdict: FAIL: 2 of 6 subjects checked failed"})
         EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
-    // A scale has no --case (its failure prints its input): bad input, before anything runs.
-    const auto c = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --subject nvfp4_scale --case scales.json");
-    EXPECT_EQ(c.exit_code, 2) << c.output;
-    EXPECT_TRUE(has(c.output, "nvfp4_scale (nvfp4 scale) prints its failing input instead")) << c.output;
+    // Each failure's input is a case that replays: it fails again, and the right subject passes it.
+    EXPECT_TRUE(has(r.output, "--subject nvfp4_truncated --case nvfp4_truncated.case")) << r.output;
+    const auto again = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --subject nvfp4_truncated --case nvfp4_truncated.case");
+    EXPECT_EQ(again.exit_code, 1) << again.output;
+    EXPECT_TRUE(has(again.output, "FAIL after 1 inputs, the given case's inputs")) << again.output;
+    const auto right = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --subject nvfp4_scale --case nvfp4_truncated.case");
+    EXPECT_EQ(right.exit_code, 0) << right.output;
+    const auto unguarded = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) +
+                                         " --subject tensor_scale_unguarded --case tensor_scale_unguarded.case");
+    EXPECT_EQ(unguarded.exit_code, 1) << unguarded.output;
+    // A case that is not one: bad input.
+    const auto odd = run_flipcheck("check --plugin " + std::string(SCALES_PLUGIN) + " --subject nvfp4_scale --case tensor_scale_unguarded.case");
+    EXPECT_EQ(odd.exit_code, 2) << odd.output;
+    EXPECT_TRUE(has(odd.output, "pairs: an even count")) << odd.output;
 }
 
 TEST(plugin_check, every_known_wrong_subject_fails_with_a_repro_that_fails_again) {
@@ -67,6 +77,15 @@ TEST(plugin_check, every_known_wrong_subject_fails_with_a_repro_that_fails_again
     EXPECT_TRUE(has(r.output, "e4m3_decode_480 (decode, float8_e4m3fn): FAIL")) << r.output;
     EXPECT_TRUE(has(r.output, "float8_e4m3fn code 0x7f decodes to 0x43f00000 (480 normal)")) << r.output;
     EXPECT_TRUE(has(r.output, "e8m0_scale_no_nan (mx scale, element float8_e4m3fn): FAIL")) << r.output;
+    EXPECT_TRUE(has(r.output, "--subject amax_std_max --case amax_std_max.case")) << r.output;
+    const auto amax = run_flipcheck("check --plugin " + wrong + " --subject amax_std_max --case amax_std_max.case");
+    EXPECT_EQ(amax.exit_code, 1) << amax.output;
+    EXPECT_TRUE(has(amax.output, "FAIL after 1 arrays, the given case")) << amax.output;
+    const auto amax_right = run_flipcheck("check --plugin " + good + " --subject amax_f32 --case amax_std_max.case");
+    EXPECT_EQ(amax_right.exit_code, 0) << amax_right.output;
+    const auto decoder = run_flipcheck("check --plugin " + wrong + " --subject e4m3_decode_480 --case e4m3_decode_480.case");
+    EXPECT_EQ(decoder.exit_code, 1) << decoder.output;
+    EXPECT_TRUE(has(decoder.output, "code 0x7f decodes to 0x43f00000 (480 normal)")) << decoder.output;
     const auto again = run_flipcheck("check --plugin " + wrong + " --subject atomic_max_ge0 --case atomic_max_ge0.case");
     EXPECT_EQ(again.exit_code, 1) << again.output;
     EXPECT_TRUE(has(again.output, "1 replay cases")) << again.output;

@@ -192,34 +192,53 @@ std::uint64_t call(const flipcheck_subject_v1& e, std::span<const In> xs) {
 }
 
 // An exported scale, decoder, block scale or NVFP4 scale (is_scale) checked as scaling_check.hpp
-// checks the type it came from.
-inline scaling_report check_scale(const flipcheck_subject_v1& e, const scaling_options& o) {
+// checks the type it came from; with `replay` (a failure's case, as its report's replay says it),
+// on that case's inputs alone. A case that does not parse is an input_error.
+inline scaling_report check_scale(const flipcheck_subject_v1& e, const scaling_options& o, const std::string& replay = "") {
     scaling_report r;
     auto u32 = [&](std::uint32_t x) { return call<std::uint32_t>(e, std::span(&x, 1)); };
+    // The case's bits, in the format the subject's inputs are of; empty without a case.
+    auto inputs = [&]<class In>() {
+        std::vector<typename In::storage> v;
+        if (replay.empty()) return v;
+        v = parse_case<In>(replay).first;
+        if (v.empty()) throw input_error("the case for " + std::string(e.name) + " lists no input");
+        return v;
+    };
     with_format(e, [&]<class F>() {
         switch (e.kind) {
-            case flipcheck_kind_mx_scale: r = check_mx_scale_of<F>([&](std::uint32_t a) { return std::uint8_t(u32(a)); }); break;
+            case flipcheck_kind_mx_scale:
+                r = check_mx_scale_of<F>([&](std::uint32_t a) { return std::uint8_t(u32(a)); }, inputs.template operator()<binary32>());
+                break;
             case flipcheck_kind_tensor_scale:
-                r = check_tensor_scale_of<F>([&](float a) { return bit_cast<float>(std::uint32_t(u32(bit_cast<std::uint32_t>(a)))); });
+                r = check_tensor_scale_of<F>([&](float a) { return bit_cast<float>(std::uint32_t(u32(bit_cast<std::uint32_t>(a)))); },
+                                             inputs.template operator()<binary32>());
                 break;
             case flipcheck_kind_decode:
                 if constexpr (F::width == 8)
-                    r = check_decode_of<F>([&](std::uint8_t c) { return bit_cast<float>(std::uint32_t(call<std::uint8_t>(e, std::span(&c, 1)))); });
-                else throw input_error("subject " + std::string(e.name) + " decodes " + std::string(F::name) + ": a decoder is of a byte format");
+                    r = check_decode_of<F>([&](std::uint8_t c) { return bit_cast<float>(std::uint32_t(call<std::uint8_t>(e, std::span(&c, 1)))); },
+                                           inputs.template operator()<F>());
+                break;  // (load time refuses a decoder of a wider format: plugin::library)
+            case flipcheck_kind_nvfp4_scale: {
+                const auto pairs = inputs.template operator()<binary32>();
+                if (pairs.size() % 2) throw input_error("the case for " + std::string(e.name) + " lists (block amax, global scale) pairs: an even count");
+                r = check_nvfp4_scale_of(
+                    [&](float a, float g) {
+                        const std::uint32_t in[2] = {bit_cast<std::uint32_t>(a), bit_cast<std::uint32_t>(g)};
+                        return std::uint8_t(call<std::uint32_t>(e, std::span(in)));
+                    },
+                    pairs);
                 break;
-            case flipcheck_kind_nvfp4_scale:
-                r = check_nvfp4_scale_of([&](float a, float g) {
-                    const std::uint32_t in[2] = {bit_cast<std::uint32_t>(a), bit_cast<std::uint32_t>(g)};
-                    return std::uint8_t(call<std::uint32_t>(e, std::span(in)));
-                });
-                break;
+            }
             case flipcheck_kind_block_scale:
                 registry::with_id<registry::all_formats>(std::uint8_t(e.format_id >> 8), [&]<class EE>() {
                     using S = typename F::storage;
-                    if constexpr (amax_format<F>)
+                    if constexpr (amax_format<F>) {
+                        std::vector<std::vector<S>> only;
+                        if (auto block = inputs.template operator()<F>(); !block.empty()) only.push_back(std::move(block));
                         r = check_block_scale_of<F, typename EE::type>(
-                            nan_policy(e.nan), [&](std::span<const S> b) { return std::uint8_t(call<S>(e, b)); }, o);
-                    else throw input_error("subject " + std::string(e.name) + "'s blocks are " + std::string(F::name) + ", which is unsigned");
+                            nan_policy(e.nan), [&](std::span<const S> b) { return std::uint8_t(call<S>(e, b)); }, o, only);
+                    }
                 });
                 break;
             default: throw input_error("subject " + std::string(e.name) + " is a " + std::string(kind_name(e.kind)) + ", not a scale");

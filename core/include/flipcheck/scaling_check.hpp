@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "flipcheck/amax.hpp"
+#include "flipcheck/check.hpp"
 #include "flipcheck/describe.hpp"
 #include "flipcheck/draw.hpp"
 #include "flipcheck/edge_values.hpp"
@@ -79,6 +80,9 @@ struct scaling_report {
     bool exhaustive = false;
     std::uint64_t checks = 0;
     std::optional<std::string> counterexample;
+    // The failing input as a case (an amax's array, a scale's amax, a decoder's code, a block:
+    // "binary32: 0x7f800000", check.hpp's format_case): `flipcheck check --case` replays it.
+    std::string replay{};
     bool passed() const { return !counterexample; }
 };
 
@@ -161,6 +165,7 @@ void judge_amax(scaling_report& r, nan_policy p, const Cases& cases, AmaxOf&& am
         ++r.checks;
         if (!fails(xs)) continue;
         const std::vector<S> small = detail::shrink_array(xs, fails);
+        r.replay = format_case<F>(std::span<const S>(small), {});
         r.counterexample = "amax of " + show<F>(small) + " is " + show<F>(S(amax_of(std::span<const S>(small)))) +
                            "; the oracle's (nan=" + std::string(to_string(p)) + "): " +
                            show<F>(oracle::amax<F>(p, std::span<const S>(small)));
@@ -274,11 +279,14 @@ inline const char* scale_domain_words =
 
 // Each check below has a form over the subject's function (check_..._of), which a plug-in's
 // subject (plugin.hpp) is checked by, and the form over a type, which passes its static function.
+// The forms over a function take a replayed case's inputs instead of their domain (`only`).
+inline const char* only_words = "the given case's inputs";
 template <format E, class ScaleOf>
-scaling_report check_mx_scale_of(ScaleOf&& scale_of) {
-    scaling_report r{"", "mx scale", std::string("element ") + std::string(E::name), scale_domain_words, false, 0, {}};
+scaling_report check_mx_scale_of(ScaleOf&& scale_of, const std::vector<std::uint32_t>& only = {}) {
+    scaling_report r{"", "mx scale", std::string("element ") + std::string(E::name), only.empty() ? scale_domain_words : only_words,
+                     false, 0, {}};
     std::set<std::uint8_t> reached;
-    for (std::uint32_t a : scale_domain()) {
+    for (std::uint32_t a : only.empty() ? scale_domain() : only) {
         ++r.checks;
         const std::uint8_t got = scale_of(a), want = oracle::mx_scale<E>(bit_cast<float>(a));
         reached.insert(want);
@@ -286,10 +294,11 @@ scaling_report check_mx_scale_of(ScaleOf&& scale_of) {
             r.counterexample = "the e8m0 scale of amax " + show_float(bit_cast<float>(a)) + " for " + std::string(E::name) +
                                " elements is " + show_e8m0(got) + "; the oracle's (OCP MX 6.3, emax " +
                                std::to_string(std::ilogb(E::to_value(E::max_finite))) + "): " + show_e8m0(want);
+            r.replay = format_case<binary32>(std::span(&a, 1), {});
             return r;
         }
     }
-    r.domain += ": " + std::to_string(reached.size()) + " distinct e8m0 codes";
+    if (only.empty()) r.domain += ": " + std::to_string(reached.size()) + " distinct e8m0 codes";
     return r;
 }
 template <mx_scale_subject X>
@@ -298,14 +307,16 @@ scaling_report check_mx_scale(const scaling_options& = {}) {
 }
 
 template <format E, class TensorScaleOf>
-scaling_report check_tensor_scale_of(TensorScaleOf&& tensor_scale_of) {
-    scaling_report r{"", "tensor scale", std::string("element ") + std::string(E::name), scale_domain_words, false, 0, {}};
-    for (std::uint32_t a : scale_domain()) {
+scaling_report check_tensor_scale_of(TensorScaleOf&& tensor_scale_of, const std::vector<std::uint32_t>& only = {}) {
+    scaling_report r{"", "tensor scale", std::string("element ") + std::string(E::name),
+                     only.empty() ? scale_domain_words : only_words, false, 0, {}};
+    for (std::uint32_t a : only.empty() ? scale_domain() : only) {
         ++r.checks;
         const float amax = bit_cast<float>(a), got = tensor_scale_of(amax), want = oracle::tensor_scale<E>(amax);
         if (bit_cast<std::uint32_t>(got) != bit_cast<std::uint32_t>(want) && !(oracle::isnan(got) && oracle::isnan(want))) {
             r.counterexample = "the " + std::string(E::name) + " tensor scale of amax " + show_float(amax) + " is " +
                                show_float(got) + "; the oracle's: " + show_float(want);
+            r.replay = format_case<binary32>(std::span(&a, 1), {});
             return r;
         }
     }
@@ -317,14 +328,17 @@ scaling_report check_tensor_scale(const scaling_options& = {}) {
 }
 
 template <format F, class DecodeOf>
-scaling_report check_decode_of(DecodeOf&& decode_of) {
-    scaling_report r{"", "decode", std::string(F::name), "every code (exhaustive)", true, 0, {}};
-    for (unsigned c = 0; c <= F::value_mask; ++c) {
+scaling_report check_decode_of(DecodeOf&& decode_of, const std::vector<std::uint8_t>& only = {}) {
+    scaling_report r{"", "decode", std::string(F::name), only.empty() ? "every code (exhaustive)" : only_words, only.empty(), 0, {}};
+    std::vector<std::uint8_t> codes = only;
+    for (unsigned c = 0; only.empty() && c <= F::value_mask; ++c) codes.push_back(std::uint8_t(c));
+    for (const std::uint8_t c : codes) {
         ++r.checks;
         const float got = decode_of(std::uint8_t(c)), want = F::to_value(std::uint8_t(c));
         if (bit_cast<std::uint32_t>(got) != bit_cast<std::uint32_t>(want) && !(oracle::isnan(got) && oracle::isnan(want))) {
             r.counterexample = std::string(F::name) + " code " + hex8(std::uint8_t(c)) + " decodes to " + show_float(got) +
                                "; it is " + show_float(want);
+            r.replay = format_case<F>(std::span(&c, 1), {});
             return r;
         }
     }
@@ -397,6 +411,7 @@ bool judge_block_scale(scaling_report& r, nan_policy p, const Blocks& blocks, Sc
         std::string where;
         for (std::size_t i = 0; i < small.size(); ++i)
             if (small[i] != F::zero) shown.push_back(small[i]), where += (where.empty() ? "" : ",") + std::to_string(i);
+        r.replay = format_case<F>(std::span<const S>(small), {});
         r.counterexample = "a block of " + std::to_string(small.size()) + " " + std::string(F::name) + " holding " +
                            show<F>(shown) + " at position(s) " + (where.empty() ? "none" : where) + " (the rest +0) gets e8m0 " +
                            show_e8m0(scale_of(std::span<const S>(small))) + "; the oracle's (amax then OCP MX 6.3): " +
@@ -409,12 +424,16 @@ bool judge_block_scale(scaling_report& r, nan_policy p, const Blocks& blocks, Sc
 // Byte formats: every pair of codes at positions 0 and 1 (and every triple, with every_triple),
 // the rest +0 (exhaustive).
 template <amax_format F, format E, class ScaleOf>
-scaling_report check_block_scale_of(nan_policy declared, ScaleOf&& scale_of, const scaling_options& o = {}) {
+scaling_report check_block_scale_of(nan_policy declared, ScaleOf&& scale_of, const scaling_options& o = {},
+                                    const std::vector<std::vector<typename F::storage>>& only = {}) {
     using S = typename F::storage;
     scaling_report r{"", "block scale",
                      std::string(F::name) + " -> e8m0 for " + std::string(E::name) + ", nan=" + std::string(to_string(declared)),
                      "", false, 0, {}};
-    if constexpr (F::width <= 8) {
+    if (!only.empty()) {
+        r.domain = only_words;
+        judge_block_scale<F, E>(r, declared, only, scale_of);
+    } else if constexpr (F::width <= 8) {
         const int length = o.every_triple ? 3 : 2;
         r.exhaustive = true;
         r.domain = std::string("every ") + (length == 3 ? "triple" : "pair") + " of codes at the block's first positions (exhaustive)";
@@ -439,10 +458,26 @@ scaling_report check_block_scale(const scaling_options& o = {}) {
 
 // NVFP4 block scales over every block amax that is a bfloat16 magnitude, +inf and NaN, under
 // global scales made from a spread of tensor amaxes (the oracle's tensor_scale with 448 * 6).
+// `only`: (block amax, global scale) pairs, as binary32 bits one after the other.
 template <class ScaleOf>
-scaling_report check_nvfp4_scale_of(ScaleOf&& scale_of) {
+scaling_report check_nvfp4_scale_of(ScaleOf&& scale_of, const std::vector<std::uint32_t>& only = {}) {
     scaling_report r{"", "nvfp4 scale", "binary32 block amax -> e4m3fn, global scale 448*6/amax",
-                     "every bfloat16 block amax, +inf, NaN x 12 tensor amaxes (sampled)", false, 0, {}};
+                     only.empty() ? "every bfloat16 block amax, +inf, NaN x 12 tensor amaxes (sampled)" : only_words, false, 0, {}};
+    auto judge = [&](float a, float g) {
+        ++r.checks;
+        const std::uint8_t got = scale_of(a, g), want = oracle::nvfp4_block_scale(a, g);
+        if (got == want) return true;
+        r.counterexample = "the NVFP4 scale of block amax " + show_float(a) + " under global scale " + show_float(g) +
+                           " is e4m3fn " + show<float8_e4m3fn>(got) + "; the oracle's: " + show<float8_e4m3fn>(want);
+        const std::uint32_t in[2] = {bit_cast<std::uint32_t>(a), bit_cast<std::uint32_t>(g)};
+        r.replay = format_case<binary32>(std::span(in), {});
+        return false;
+    };
+    if (!only.empty()) {
+        for (std::size_t i = 0; i + 1 < only.size(); i += 2)
+            if (!judge(bit_cast<float>(only[i]), bit_cast<float>(only[i + 1]))) return r;
+        return r;
+    }
     const float tensor_amaxes[] = {0.0f, 1e-40f, 1e-30f, 0.001f, 0.5f, 1.0f, 6.0f, 448.0f, 2688.0f, 1e10f, 3.4e38f,
                                    std::numeric_limits<float>::infinity()};
     for (float t : tensor_amaxes) {
@@ -450,13 +485,7 @@ scaling_report check_nvfp4_scale_of(ScaleOf&& scale_of) {
         for (std::uint32_t h = 0; h <= 0x7fc0u; ++h) {
             const float a = bit_cast<float>(h << 16);
             if (oracle::isnan(a) && h != 0x7fc0u) continue;
-            ++r.checks;
-            const std::uint8_t got = scale_of(a, g), want = oracle::nvfp4_block_scale(a, g);
-            if (got != want) {
-                r.counterexample = "the NVFP4 scale of block amax " + show_float(a) + " under global scale " + show_float(g) +
-                                   " is e4m3fn " + show<float8_e4m3fn>(got) + "; the oracle's: " + show<float8_e4m3fn>(want);
-                return r;
-            }
+            if (!judge(a, g)) return r;
         }
     }
     return r;
