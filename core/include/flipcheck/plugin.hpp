@@ -154,6 +154,27 @@ inline policy declared(const flipcheck_subject_v1& s) {
     return {nan_policy(s.nan), zero_policy(s.zero), tie_policy(s.ties)};
 }
 
+// One call of an exported subject's run on xs (In: the ABI's input words) in `order` (nullptr:
+// index order): its out, or nothing where the subject answers nothing. An error inside the
+// subject is a subject_error. Every caller of a subject's run goes through here.
+template <class In>
+std::optional<std::uint64_t> call_run(const flipcheck_subject_v1& e, std::span<const In> xs, const std::size_t* order = nullptr) {
+    std::uint64_t out = 0;
+    char error[512] = "";
+    const int r = e.run(xs.data(), xs.size(), order, &out, error, sizeof error);
+    error[sizeof error - 1] = 0;  // a message that fills the buffer is cut, never read past
+    if (r < 0) throw subject_error("subject " + std::string(e.name) + " failed: " + (error[0] ? error : "(no message)"));
+    if (r == 0) return std::nullopt;
+    return out;
+}
+// The same, for a subject that must answer (an amax, a scale).
+template <class In>
+std::uint64_t call(const flipcheck_subject_v1& e, std::span<const In> xs) {
+    const std::optional<std::uint64_t> out = call_run(e, xs);
+    if (!out) throw subject_error("subject " + std::string(e.name) + " failed: (it returned no answer)");
+    return *out;
+}
+
 // A reducer subject over an exported one. An error inside the subject's code is a subject_error.
 template <format F>
 reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
@@ -164,31 +185,10 @@ reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
     s.declared = declared(e);
     s.arg = e.kind == flipcheck_kind_arg_reducer || e.kind == flipcheck_kind_arg_atomic;
     s.interleaved = e.kind == flipcheck_kind_atomic || e.kind == flipcheck_kind_arg_atomic;
-    auto run = e.run;
-    std::string name = e.name;
-    s.run = [run, name](std::span<const S> xs, std::span<const std::size_t> order) -> std::optional<std::uint64_t> {
-        std::uint64_t out = 0;
-        char error[512] = "";
-        const int r = run(xs.data(), xs.size(), order.empty() ? nullptr : order.data(), &out, error, sizeof error);
-        error[sizeof error - 1] = 0;  // a message that fills the buffer is cut, never read past
-        if (r < 0) throw subject_error("subject " + name + " failed: " + (error[0] ? error : "(no message)"));
-        if (r == 0) return std::nullopt;
-        return out;
+    s.run = [e](std::span<const S> xs, std::span<const std::size_t> order) {
+        return call_run(e, xs, order.empty() ? nullptr : order.data());
     };
     return s;
-}
-
-// One call of an exported subject's run on xs (In: the ABI's input words): its out. Nothing, or an
-// error inside the subject, is a subject_error.
-template <class In>
-std::uint64_t call(const flipcheck_subject_v1& e, std::span<const In> xs) {
-    std::uint64_t out = 0;
-    char error[512] = "";
-    const int r = e.run(xs.data(), xs.size(), nullptr, &out, error, sizeof error);
-    error[sizeof error - 1] = 0;
-    if (r != 1)
-        throw subject_error("subject " + std::string(e.name) + " failed: " + (error[0] ? error : "(it returned no answer)"));
-    return out;
 }
 
 // An exported scale, decoder, block scale or NVFP4 scale (is_scale) checked as scaling_check.hpp
