@@ -46,13 +46,13 @@ std::string read_text(const std::string& option, const std::string& path) {
 
 namespace {
 
-std::string repro(const check_args& a, const flipcheck_subject_v1& s, const std::string& tail) {
+std::string repro(const check_args& a, const flipcheck_subject_v2& s, const std::string& tail) {
     return fmt::format("flipcheck check --plugin {} --subject {} {}", quote(a.plugin), quote(s.name), tail);
 }
 
 // A failing case goes to NAME.case in the current directory, and its repro line is printed; the
 // case's text is printed too, so nothing is lost if the file cannot be written.
-void print_case_repro(const check_args& a, const flipcheck_subject_v1& s, const std::string& text) {
+void print_case_repro(const check_args& a, const flipcheck_subject_v2& s, const std::string& text) {
     const std::string file = std::string(s.name) + ".case";
     try {
         write_atomically("the case file " + file, file, text + "\n");
@@ -64,7 +64,7 @@ void print_case_repro(const check_args& a, const flipcheck_subject_v1& s, const 
 
 // A mapping: the sweep compiled into the library (exhaustive up to 32 bits, sampled for
 // binary64), stopping at the first failing chunk unless --all; or every law at --key.
-bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
+bool check_mapping_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     flipcheck_sweep_request_v1 q{};
     q.limit = 8;
     q.all = a.all;
@@ -107,7 +107,7 @@ bool check_mapping_subject(const check_args& a, const flipcheck_subject_v1& s, n
 }
 
 // A reducer or atomic strategy: check.hpp's stages, or one --case.
-bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
+bool check_reducer_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     bool passed = true;
     plugin::with_format(s, [&]<class F>() {
         using S = typename F::storage;
@@ -130,9 +130,9 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
         }
         passed = r.passed();
         fmt::print("{} ({})\n", r.text(), plugin::kind_name(s.kind));
-        if (s.kind == flipcheck_kind_atomic || s.kind == flipcheck_kind_arg_atomic)
-            fmt::print("  (whole updates only: the plug-in ABI v1 cannot step a strategy's loads and CASes; "
-                       "FLIPCHECK_CHECK_ATOMIC's interleaved_steps does)\n");
+        if (plugin::is_atomic(s) && !s.run_steps)
+            fmt::print("  (whole updates only: a library built for plug-in ABI v1 cannot step a strategy's loads and "
+                       "CASes; rebuild it against this flipcheck to check its interleaved steps)\n");
         nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", F::name},
                            {"declared", to_string(r.declared, r.arg)}, {"cases", r.cases()}, {"verdict", passed ? "pass" : "fail"}};
         if (r.failure) {
@@ -146,8 +146,35 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v1& s, n
     return passed;
 }
 
+// A reducer of packed pairs: every array of up to three bytes, each lane judged on its own; or one --case.
+bool check_pair_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
+    isolated::note_stage(a.case_file.empty() ? "every_array" : "replay");
+    const std::vector<exhaustive_row> rows = plugin::check_pairs(s, a.case_file.empty() ? "" : read_text("--case", a.case_file),
+                                                                 [](std::span<const std::uint8_t> in) { isolated::note_call(in, {}); });
+    bool passed = true;
+    std::uint64_t arrays = 0;
+    const exhaustive_row* failed = nullptr;
+    for (const exhaustive_row& r : rows) {
+        arrays += r.arrays;
+        if (!r.passed() && !failed) failed = &r;
+    }
+    passed = !failed;
+    const std::string domain = a.case_file.empty() ? "every array of 0 to 3 bytes (exhaustive)" : "the given case";
+    fmt::print("{} (pair reducer, {}, {}, {}): {} after {} arrays, {}\n", s.name, rows.front().format, rows.front().op,
+               rows.front().policy, passed ? "pass" : "FAIL", arrays, domain);
+    if (failed) {
+        fmt::print("  {}\n", failed->counterexample);
+        if (a.case_file.empty()) print_case_repro(a, s, failed->replay);
+    }
+    nlohmann::json row{{"subject", s.name}, {"kind", "pair reducer"}, {"format", rows.front().format}, {"declared", rows.front().policy},
+                       {"cases", arrays}, {"verdict", passed ? "pass" : "fail"}, {"domain", domain}};
+    if (failed) row["case"] = failed->replay, row["counterexample"] = failed->counterexample;
+    out.push_back(row);
+    return passed;
+}
+
 // An amax: scaling_check.hpp's judge on the edge battery and random arrays, under its nan policy.
-bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
+bool check_amax_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     bool passed = true;
     plugin::with_format(s, [&]<class F>() {
         const nan_policy p = nan_policy(s.nan);
@@ -187,7 +214,7 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v1& s, nloh
 }
 
 // A scale, decoder, block scale or NVFP4 scale: scaling_check.hpp's check of its shape.
-bool check_scale_subject(const check_args& a, const flipcheck_subject_v1& s, nlohmann::json& out) {
+bool check_scale_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     scaling_options o;
     o.seed = a.seed;
     isolated::note_stage(std::string(plugin::kind_name(s.kind)));
@@ -204,7 +231,7 @@ bool check_scale_subject(const check_args& a, const flipcheck_subject_v1& s, nlo
 // The smallest key on which the subject breaks (crashes, exits or throws), by halving [0, last] in
 // fresh processes (about 2 sweeps' time); nullopt if the breakage does not follow a key. A hang is
 // not looked for: each step would wait --timeout.
-std::optional<std::uint64_t> breaking_key(const check_args& a, const flipcheck_subject_v1& s, std::uint64_t last) {
+std::optional<std::uint64_t> breaking_key(const check_args& a, const flipcheck_subject_v2& s, std::uint64_t last) {
     auto breaks = [&](std::uint64_t begin, std::uint64_t end) {
         const auto o = isolated::run(
             [&] {
@@ -239,7 +266,7 @@ std::optional<std::uint64_t> breaking_key(const check_args& a, const flipcheck_s
 // A subject whose process ended without a verdict (isolated.hpp): its failure, with the stage and
 // the input it was running and a replay where flipcheck can write one. A mapping's sweep runs in
 // the library, so the key is found by halving the range in fresh processes (up to 32-bit keys).
-nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subject_v1& s, const isolated::outcome& o) {
+nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subject_v2& s, const isolated::outcome& o) {
     using end = isolated::outcome::end;
     const char* how = o.how == end::crashed ? "crashed" : o.how == end::exited ? "exited" : o.how == end::threw ? "threw" : "timed_out";
     nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)},
@@ -263,7 +290,9 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
         }
         if (!o.has_input) return;
         const std::vector<S> xs(o.bits.begin(), o.bits.end());
-        const std::string text = format_case<F>(xs, o.order);
+        std::string text = format_case<F>(xs, o.order);
+        if constexpr (requires { F::packs_in_pairs; })
+            if (s.kind == flipcheck_kind_pair_reducer) text = format_case<packed_pair<F>>(std::span<const S>(xs), {});  // bytes, not codes
         constexpr std::size_t shown = 200;
         fmt::print("  on {}{}\n", text.substr(0, shown), text.size() > shown ? fmt::format("... ({} elements)", xs.size()) : "");
         if (o.truncated) {
@@ -289,7 +318,7 @@ int run_check(const check_args& a) {
                           "and FLIPCHECK_GPU_CHECK_MAPPING in a .cu test (README, \"Plug in your code\")");
     // Load and validate everything before running anything.
     const plugin::library lib(a.plugin);
-    std::vector<const flipcheck_subject_v1*> chosen;
+    std::vector<const flipcheck_subject_v2*> chosen;
     if (!a.subject.empty()) chosen.push_back(&lib.find(a.subject));
     else
         for (const auto& s : lib.subjects()) chosen.push_back(&s);
@@ -317,6 +346,7 @@ int run_check(const check_args& a) {
                 const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, one)
                                 : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, one)
                                 : plugin::is_scale(*s)           ? check_scale_subject(a, *s, one)
+                                : s->kind == flipcheck_kind_pair_reducer ? check_pair_subject(a, *s, one)
                                                                  : check_reducer_subject(a, *s, one);
                 return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
             },

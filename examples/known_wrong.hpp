@@ -133,6 +133,19 @@ struct e4m3_decode_480 : my::e4m3_decode {
     }
 };
 
+// my::fp4x2_max keying the whole byte as one sign-magnitude number (bit 7, lane 1's sign, as its
+// sign): lane 1's order decides both lanes, so max([0x01, 0x10]) is 0x10 and lane 0 loses its 0.5.
+struct fp4x2_max_whole_byte : my::fp4x2_max {
+    static constexpr std::string_view name = "fp4x2_max_whole_byte";
+    static std::uint8_t byte_key(std::uint8_t b) { return b & 0x80u ? std::uint8_t(~b) : std::uint8_t(b | 0x80u); }
+    static std::optional<std::uint8_t> reduce(std::span<const std::uint8_t> xs) {
+        if (xs.empty()) return std::nullopt;
+        std::uint8_t best = xs[0];
+        for (std::uint8_t b : xs) best = byte_key(b) > byte_key(best) ? b : best;
+        return best;
+    }
+};
+
 // The e8m0 scale from the exponent field with no NaN test: a NaN amax gets a finite scale.
 struct e8m0_scale_no_nan {
     using element = flipcheck::float8_e4m3fn;

@@ -215,6 +215,29 @@ struct e4m3_max {
     }
 };
 
+// max over packed FP4 pairs (two e2m1 codes per byte, element 0 in the low nibble, as NVFP4 and
+// MXFP4 store them), lane by lane: each nibble by its own sign-magnitude key. `pair` says the
+// bytes are pairs; without it this would be a reducer of one fp4 code per byte.
+struct fp4x2_max {
+    using format = flipcheck::float4_e2m1fn;
+    using pair = flipcheck::packed_pair<format>;
+    static constexpr std::string_view name = "fp4x2_max";
+    static constexpr flipcheck::reduce_op op = flipcheck::reduce_op::max;
+    static constexpr flipcheck::policy declared{flipcheck::nan_policy::total_order, flipcheck::zero_policy::ordered,
+                                                flipcheck::tie_policy::any};
+    static std::uint8_t key(std::uint8_t c) { return c & 8u ? std::uint8_t(~c & 0xfu) : std::uint8_t(c | 8u); }
+    static std::optional<std::uint8_t> reduce(std::span<const std::uint8_t> xs) {
+        if (xs.empty()) return std::nullopt;
+        std::uint8_t lo = xs[0] & 0xfu, hi = xs[0] >> 4;
+        for (std::uint8_t b : xs) {
+            const std::uint8_t l = b & 0xfu, h = b >> 4;
+            lo = key(l) > key(lo) ? l : lo;
+            hi = key(h) > key(hi) ? h : hi;
+        }
+        return std::uint8_t(lo | hi << 4);
+    }
+};
+
 // The value of an FP8 e4m3fn code (bias 7, no infinity, NaN only at S.1111.111).
 struct e4m3_decode {
     using format = flipcheck::float8_e4m3fn;

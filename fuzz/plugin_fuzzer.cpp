@@ -31,7 +31,7 @@ struct exported_mapping {
     using format = F;
     using S = typename F::storage;
     static constexpr std::string_view name = "plug-in mapping";
-    static inline const flipcheck_subject_v1* subject = nullptr;
+    static inline const flipcheck_subject_v2* subject = nullptr;
     static S encode(S b) { return S(subject->encode(b)); }
     static S decode(S k) { return S(subject->decode(k)); }
 };
@@ -54,7 +54,7 @@ FLIPCHECK_FUZZ_NO_COVERAGE const fc::plugin::library& library() {
 }
 
 template <class F>
-void mapping_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
+void mapping_case(const flipcheck_subject_v2& s, fc::fuzz::input& in) {
     using M = exported_mapping<F>;
     M::subject = &s;
     const typename F::storage k = in.bits<typename F::storage>();
@@ -67,14 +67,14 @@ void mapping_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
 }
 
 template <class F>
-void reducer_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
+void reducer_case(const flipcheck_subject_v2& s, fc::fuzz::input& in) {
     using S = typename F::storage;
     const std::size_t n = in.byte() % 65;
     std::vector<S> xs(n);
     for (auto& x : xs) x = in.bits<S>();
     std::vector<std::size_t> order(n);
     for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    if (s.kind == flipcheck_kind_atomic || s.kind == flipcheck_kind_arg_atomic) {
+    if (fc::plugin::is_atomic(s)) {
         fc::detail::splitmix64 g{in.bits<std::uint64_t>()};
         for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[g.below(i)]);
     }
@@ -86,7 +86,7 @@ void reducer_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
 
 // An amax: one array of fuzz bits against the oracle's amax under its declared nan policy.
 template <class F>
-void amax_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
+void amax_case(const flipcheck_subject_v2& s, fc::fuzz::input& in) {
     using S = typename F::storage;
     const std::size_t n = in.byte() % 65;
     std::vector<S> xs(n);
@@ -99,11 +99,21 @@ void amax_case(const flipcheck_subject_v1& s, fc::fuzz::input& in) {
     fc::fuzz::fail("a plug-in amax disagrees with the oracle");
 }
 
+// A reducer of packed pairs: one array of fuzz bytes, each lane against its oracle.
+void pair_case(const flipcheck_subject_v2& s, fc::fuzz::input& in) {
+    std::vector<std::uint8_t> xs(in.byte() % 65);
+    for (auto& x : xs) x = in.byte();
+    const auto rows = fc::plugin::check_pairs(s, fc::format_case<fc::packed_pair<fc::float4_e2m1fn>>(std::span<const std::uint8_t>(xs), {}));
+    if (rows.empty() || rows.front().passed()) return;
+    std::fprintf(stderr, "%s: %s\n", s.name, rows.front().counterexample.c_str());
+    fc::fuzz::fail("a plug-in pair reducer disagrees with the oracle");
+}
+
 // A scale, decoder, block scale or NVFP4 scale: its whole check (scaling_check.hpp's domain, at
 // most a few tens of thousands of calls), once per subject and process: a single input drawn from
 // the fuzz bytes would judge less than that check already does.
-void scale_case(const flipcheck_subject_v1& s) {
-    static std::vector<const flipcheck_subject_v1*> passed;
+void scale_case(const flipcheck_subject_v2& s) {
+    static std::vector<const flipcheck_subject_v2*> passed;
     for (const auto* p : passed)
         if (p == &s) return;
     const fc::scaling_report r = fc::plugin::check_scale(s, {});
@@ -117,9 +127,10 @@ void scale_case(const flipcheck_subject_v1& s) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const auto subjects = library().subjects();
     fc::fuzz::input in(data, size);
-    const flipcheck_subject_v1& s = subjects[in.byte() % subjects.size()];
+    const flipcheck_subject_v2& s = subjects[in.byte() % subjects.size()];
     try {
         if (fc::plugin::is_scale(s)) scale_case(s);
+        else if (s.kind == flipcheck_kind_pair_reducer) pair_case(s, in);
         else
             fc::plugin::with_format(s, [&]<class F>() {
                 if (fc::plugin::is_mapping(s)) mapping_case<F>(s, in);

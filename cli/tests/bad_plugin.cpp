@@ -2,7 +2,9 @@
 // refused with exit code 2 and a message that says why; 4-11 are subjects that misbehave while
 // checked (throw, crash, exit, hang, answer garbage), each that subject's failure: exit code 1;
 // 12 is one subject of every kind, each misbehaving as FLIPCHECK_TEST_MISBEHAVE says, so that the
-// test can try every (kind, behaviour) with one library; 13 is a table no export makes, refused too.
+// test can try every (kind, behaviour) with one library; 13 is a table no export makes, refused too;
+// 14 is a library built for plug-in ABI v1 (its table by hand, as that export wrote it), which
+// still loads: its atomic strategy is replayed in whole updates only.
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -90,7 +92,7 @@ static int garbage_sweep(const flipcheck_sweep_request_v1*, flipcheck_sweep_resu
 }
 __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) {
     static const flipcheck_subject_v1 s{"garbage", flipcheck_kind_mapping, 0x03, 0, 0, 0, 0, same, same, garbage_sweep, nullptr};
-    static const flipcheck_plugin_v1 p{FLIPCHECK_PLUGIN_ABI_VERSION, 1, &s};
+    static const flipcheck_plugin_v1 p{1, 1, &s};  // a v1 table: v1's struct
     return &p;
 }
 }
@@ -249,7 +251,17 @@ extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* fli
         };
         return d;
     }();
-    static const flipcheck_plugin_v1 p{FLIPCHECK_PLUGIN_ABI_VERSION, 1, &s};
+    static const flipcheck_plugin_v1 p{1, 1, &s};  // a v1 table: v1's struct
+    return &p;
+}
+#elif BAD_PLUGIN == 14  // ABI v1: the examples' lost-update CAS loop, as a v1 export wrote its table
+#include "../../examples/known_wrong.hpp"
+extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) {
+    static const flipcheck_subject_v1 s = [] {
+        const flipcheck_subject_v2 n = flipcheck::plugin::subject<wrong::cas_max_stale>();
+        return flipcheck_subject_v1{n.name, n.kind, n.format_id, n.op, n.nan, n.zero, n.ties, nullptr, nullptr, nullptr, n.run};
+    }();
+    static const flipcheck_plugin_v1 p{1, 1, &s};
     return &p;
 }
 #endif

@@ -2,6 +2,7 @@
 // command fails again, and every kind of bad input is refused with exit code 2 before anything runs.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "run_command.hpp"
@@ -33,6 +34,55 @@ TEST(plugin_check, every_right_subject_passes_every_driver) {
     EXPECT_TRUE(has(r.output, "e4m3_max (float8_e4m3fn max, declares nan=undefined zero=ordered): pass")) << r.output;
     EXPECT_TRUE(has(r.output, "e4m3_decode (decode, float8_e4m3fn): pass after 256 inputs, every code (exhaustive)")) << r.output;
     EXPECT_TRUE(has(r.output, "e8m0_scale_e4m3 (mx scale, element float8_e4m3fn): pass")) << r.output;
+    // An atomic strategy is stepped in the library (ABI v2), a lane strategy with its neighbours,
+    // and a reducer of packed pairs is judged lane by lane on every array of up to three bytes.
+    EXPECT_TRUE(has(r.output, "interleaved_steps")) << r.output;
+    EXPECT_FALSE(has(r.output, "whole updates only")) << r.output;
+    EXPECT_TRUE(has(r.output, "bf16_max_shared_word (bfloat16 max")) << r.output;
+    EXPECT_TRUE(has(r.output, "(lane atomic strategy)")) << r.output;
+    EXPECT_TRUE(has(r.output, "fp4x2_max (pair reducer, float4_e2m1fnx2, max, nan=total_order zero=ordered): pass after 16843009 arrays, "
+                              "every array of 0 to 3 bytes (exhaustive)")) << r.output;
+}
+
+TEST(plugin_check, atomic_steps_lanes_and_pairs_fail_through_the_plugin_with_a_repro_that_fails_again) {
+    const auto r = run_flipcheck("check --plugin " + wrong + " --subject cas_max_stale");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "in the atomic steps")) << r.output;
+    EXPECT_TRUE(has(r.output, "--subject cas_max_stale --case cas_max_stale.case")) << r.output;
+    const auto again = run_flipcheck("check --plugin " + wrong + " --subject cas_max_stale --case cas_max_stale.case");
+    EXPECT_EQ(again.exit_code, 1) << again.output;
+    EXPECT_TRUE(has(again.output, "in the atomic steps")) << again.output;
+    // The same schedule on the right CAS loop passes; a schedule it cannot follow is bad input.
+    const auto right = run_flipcheck("check --plugin " + good + " --subject cas_max_float --case cas_max_stale.case");
+    EXPECT_EQ(right.exit_code, 0) << right.output;
+    std::ofstream("bad_steps.case") << "binary32: 0x00000000,0x00000001 steps 7\n";
+    const auto bad = run_flipcheck("check --plugin " + good + " --subject cas_max_float --case bad_steps.case");
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_TRUE(has(bad.output, "which is not waiting at a step")) << bad.output;
+
+    const auto half = run_flipcheck("check --plugin " + wrong + " --subject bf16_max_wrong_half");
+    EXPECT_EQ(half.exit_code, 1) << half.output;
+    EXPECT_TRUE(has(half.output, "byte offset 0 of their 32-bit word")) << half.output;
+    const auto half_again = run_flipcheck("check --plugin " + wrong + " --subject bf16_max_wrong_half --case bf16_max_wrong_half.case");
+    EXPECT_EQ(half_again.exit_code, 1) << half_again.output;
+
+    const auto pairs = run_flipcheck("check --plugin " + wrong + " --subject fp4x2_max_whole_byte");
+    EXPECT_EQ(pairs.exit_code, 1) << pairs.output;
+    EXPECT_TRUE(has(pairs.output, "fp4x2_max_whole_byte (pair reducer, float4_e2m1fnx2, max, nan=total_order zero=ordered): FAIL")) << pairs.output;
+    EXPECT_TRUE(has(pairs.output, "--subject fp4x2_max_whole_byte --case fp4x2_max_whole_byte.case")) << pairs.output;
+    const auto pairs_again = run_flipcheck("check --plugin " + wrong + " --subject fp4x2_max_whole_byte --case fp4x2_max_whole_byte.case");
+    EXPECT_EQ(pairs_again.exit_code, 1) << pairs_again.output;
+    EXPECT_TRUE(has(pairs_again.output, "FAIL after 1 arrays, the given case")) << pairs_again.output;
+    const auto pairs_right = run_flipcheck("check --plugin " + good + " --subject fp4x2_max --case fp4x2_max_whole_byte.case");
+    EXPECT_EQ(pairs_right.exit_code, 0) << pairs_right.output;
+}
+
+TEST(plugin_check, a_library_built_for_abi_v1_still_loads_and_says_what_it_cannot_check) {
+    // The lost-update CAS loop through a v1 table: replayed in whole updates, where it is right.
+    const auto r = run_flipcheck("check --plugin " + std::string(ABI_V1_PLUGIN));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_TRUE(has(r.output, "cas_max_stale (binary32 max")) << r.output;
+    EXPECT_TRUE(has(r.output, "whole updates only: a library built for plug-in ABI v1")) << r.output;
 }
 
 TEST(plugin_check, every_scaling_kind_is_judged_as_its_macro_judges_it) {
@@ -103,7 +153,7 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"check --plugin /", "is a directory"},
         {"check --plugin " + std::string(FLIPCHECK_README), "cannot load plug-in library"},
         {"check --plugin " + std::string(NO_ENTRY_PLUGIN), "is not a flipcheck plug-in: it has no flipcheck_plugin entry point"},
-        {"check --plugin " + std::string(ABI_MISMATCH_PLUGIN), "was built for plug-in ABI version 99, but this flipcheck speaks version 1"},
+        {"check --plugin " + std::string(ABI_MISMATCH_PLUGIN), "was built for plug-in ABI version 99, but this flipcheck speaks versions 1 and 2"},
         {"check --plugin " + std::string(DUPLICATE_PLUGIN), "two subjects are named 'twin'"},
         {"check --plugin " + std::string(DECODER_OF_HALF_PLUGIN), "half_decoder decodes binary16: a decoder is of a byte format"},
         {"check --plugin " + good + " --subject nope", "has no subject named 'nope' (it has: float_key, atomic_max_float"},

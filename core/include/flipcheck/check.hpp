@@ -51,6 +51,7 @@
 #include "flipcheck/error.hpp"
 #include "flipcheck/interleaving.hpp"
 #include "flipcheck/number.hpp"
+#include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/random.hpp"
@@ -201,7 +202,7 @@ struct check_report {
 
 // "binary32: 0x7fc00000,0x80000000 order 1,0": a case as text. The order is written only when it
 // is not the index order.
-template <format F>
+template <case_format F>
 std::string format_case(std::span<const typename F::storage> xs, std::span<const std::size_t> order) {
     std::string s = std::string(F::name) + ": " + bits_list<F>(xs);
     if (is_step_schedule(order)) {
@@ -220,7 +221,7 @@ std::string format_case(std::span<const typename F::storage> xs, std::span<const
 
 // Reads format_case's text back: "[format:] bits[, bits...] [order i,j,...|steps t,t,...]", bits in hex
 // (0x...) or decimal, separated by commas, spaces or newlines. Throws input_error on anything else.
-template <format F>
+template <case_format F>
 std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case(std::string_view text) {
     using S = typename F::storage;
     std::string t(text);
@@ -819,10 +820,37 @@ check_report check_case(const reducer_subject<F>& subject, const std::vector<typ
     return detail::reducer_checker<F>(subject, {}).replay(xs, order);
 }
 
+// A lane strategy's subject (atomic.hpp) from its two runs, each giving every lane of every
+// placement: `whole(xs, order)` (updates replayed whole) and `stepped(xs, plan)` (the lanes and the
+// trace). The placement at offset 0 answers `run` and `run_steps`; the other lanes wait for the
+// checker's `lanes` call.
+template <format F, class Whole, class Stepped>
+void set_lane_runs(reducer_subject<F>& s, unsigned shared_word_bits, Whole whole, Stepped stepped) {
+    using S = typename F::storage;
+    s.interleaved = true;
+    s.shared_word_bits = shared_word_bits;
+    auto rest = std::make_shared<std::vector<atomic::lane_value>>();
+    auto answer = [rest](std::vector<atomic::lane_value> all) -> std::optional<std::uint64_t> {
+        if (all.empty()) return rest->clear(), std::nullopt;
+        const std::optional<std::uint64_t> a = all.front().answer;
+        rest->assign(all.begin() + 1, all.end());
+        return a;
+    };
+    s.run = [answer, whole](std::span<const S> xs, std::span<const std::size_t> order) { return answer(whole(xs, order)); };
+    s.run_steps = [answer, stepped](std::span<const S> xs, const atomic::step_plan& plan) {
+        auto [all, trace] = stepped(xs, plan);
+        return std::pair{answer(std::move(all)), std::move(trace)};
+    };
+    s.lanes = [rest] { return *rest; };
+}
+
 // The subject of a reducer function, an arg reducer function or an atomic strategy type, named
 // `name` or, by default, R::name.
 template <class R>
 auto subject_of(std::string_view name) {
+    static_assert(!packed::pair_reducer_function<R>,
+                  "subject_of<R>: R reduces packed pairs (it names a `pair`): check it with check_pair_reducer<R>() "
+                  "(exhaustive.hpp) or FLIPCHECK_CHECK_PAIR_REDUCER, which judge each lane");
     using F = typename R::format;
     using S = typename F::storage;
     reducer_subject<F> s;
@@ -852,24 +880,7 @@ auto subject_of(std::string_view name) {
         };
         s.run_steps = [](std::span<const S> xs, const atomic::step_plan& plan) { return atomic::replay_steps<R>(xs, plan); };
     } else if constexpr (atomic::lane_atomic_strategy<R>) {
-        s.interleaved = true;
-        s.shared_word_bits = unsigned(8 * sizeof(typename R::shared_word));
-        // The placement at offset 0 answers; the other lanes wait for the checker's `lanes` call.
-        auto rest = std::make_shared<std::vector<atomic::lane_value>>();
-        auto answer = [rest](std::vector<atomic::lane_value> all) -> std::optional<std::uint64_t> {
-            if (all.empty()) return rest->clear(), std::nullopt;
-            const std::optional<std::uint64_t> a = all.front().answer;
-            rest->assign(all.begin() + 1, all.end());
-            return a;
-        };
-        s.run = [answer](std::span<const S> xs, std::span<const std::size_t> order) {
-            return answer(atomic::replay_lanes<R>(xs, order));
-        };
-        s.run_steps = [answer](std::span<const S> xs, const atomic::step_plan& plan) {
-            auto [all, trace] = atomic::replay_lane_steps<R>(xs, plan);
-            return std::pair{answer(std::move(all)), std::move(trace)};
-        };
-        s.lanes = [rest] { return *rest; };
+        set_lane_runs(s, unsigned(8 * sizeof(typename R::shared_word)), &atomic::replay_lanes<R>, &atomic::replay_lane_steps<R>);
     } else {
         static_assert(reducer_function<R>, "subject_of<R>: R must be a flipcheck::reducer_function, arg_reducer_function, "
                                            "atomic::atomic_strategy, atomic::arg_atomic_strategy or atomic::lane_atomic_strategy "

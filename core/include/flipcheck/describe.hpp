@@ -1,11 +1,13 @@
 // Words for bits and counterexamples: what every failure message of a user's subject is made of
 // (the plug-in checker, the RapidCheck macros, `flipcheck check`). Host only.
 #pragma once
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flipcheck/format.hpp"
@@ -44,7 +46,18 @@ std::string show(const std::vector<typename F::storage>& xs, std::size_t limit =
 }
 
 // "0x80000000,0x00000000": an array as a replay line takes it (parse_bits reads it back).
-template <format F>
+// What a case's text (check.hpp's format_case and parse_case) needs of its words' format: every
+// format, and a packed pair of fp4 codes (minifloat.hpp's packed_pair, whose words are bytes).
+template <class F>
+concept case_format = requires {
+    typename F::storage;
+    { F::name } -> std::convertible_to<std::string_view>;
+    { F::width } -> std::convertible_to<int>;
+    { F::all_ones } -> std::convertible_to<typename F::storage>;
+    { F::one } -> std::convertible_to<typename F::storage>;
+};
+
+template <case_format F>
 std::string bits_list(std::span<const typename F::storage> xs) {
     std::string s;
     for (std::size_t i = 0; i < xs.size(); ++i) s += (i ? "," : "") + hex(xs[i], F::width);

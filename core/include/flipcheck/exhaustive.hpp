@@ -185,6 +185,7 @@ struct exhaustive_row {
     int length = 0;
     std::uint64_t arrays = 0, failures = 0;
     std::string counterexample;  // the first failure, described; empty when it passed
+    std::string replay;          // a pair reducer's first failing array as a case (check_pair_reducer)
     bool passed() const { return failures == 0; }
 };
 
@@ -193,7 +194,7 @@ inline constexpr std::size_t in_array_order[3] = {0, 1, 2};  // replay in the ar
 template <format F>
 exhaustive_row row_of(std::string subject, policy p, reduce_op op, bool arg, int length, const exhaustive_findings<F>& f) {
     exhaustive_row r{std::move(subject), std::string(F::name), to_string(p, arg), std::string(to_string(op)), length, f.arrays,
-                     f.failures, {}};
+                     f.failures, {}, {}};
     if (f.first) r.counterexample = describe_reducer_failure<F>(*f.first, f.input);
     return r;
 }
@@ -242,32 +243,71 @@ std::vector<exhaustive_row> check_byte_reducers(int length, unsigned threads = 0
     return rows;
 }
 
-// A reducer of packed pairs (registry::pair_reducers) on every array of `length` bytes, each lane
-// judged by its own oracle (packed::agreement).
+// ---- reducers of packed pairs (two fp4 codes per byte: packed_reducer.hpp) ----------------------
+
+namespace detail {
+// One array of bytes judged lane by lane (packed::agreement); the row's first failure is kept,
+// described and as a case ("float4_e2m1fnx2: 0x21,0x0f") that parse_case reads back.
+template <format F, class Reduce>
+void judge_pairs(exhaustive_row& r, policy p, reduce_op op, std::span<const std::uint8_t> in, Reduce& reduce) {
+    using pair = packed_pair<F>;
+    const std::optional<std::uint8_t> got = reduce(in);
+    ++r.arrays;
+    if (auto c = packed::agreement<F>(p, op, in, got); c && r.failures++ == 0) {
+        std::vector<std::uint8_t> lane;
+        for (std::uint8_t x : in) lane.push_back(pair::lane(x, int(c->key)));
+        r.replay = std::string(pair::name) + ": " + bits_list<pair>(in);
+        std::string bytes;
+        for (std::uint8_t x : in) bytes += (bytes.empty() ? "" : ", ") + hex(x, 8);
+        r.counterexample = "bytes [" + bytes + "] -> " + (got ? hex(*got, 8) : std::string("nothing")) + ": lane " +
+                           std::to_string(c->key) + " " + describe_reducer_failure<F>(*c, lane);
+    }
+}
+}  // namespace detail
+
+// A reducer of packed pairs of F's codes (reduce: bytes -> the answer byte, or nothing) under
+// policy p and op, each lane judged by its own oracle: on every array of `length` bytes, or, with
+// `only`, on that array alone.
+template <format F, class Reduce>
+exhaustive_row check_pair_arrays(std::string subject, policy p, reduce_op op, int length, Reduce&& reduce,
+                                 std::optional<std::span<const std::uint8_t>> only = std::nullopt) {
+    exhaustive_row r{std::move(subject), std::string(packed_pair<F>::name), to_string(p, false), std::string(to_string(op)),
+                     only ? int(only->size()) : length, 0, 0, {}, {}};
+    if (only) {
+        detail::judge_pairs<F>(r, p, op, *only, reduce);
+        return r;
+    }
+    std::vector<std::uint8_t> xs(std::size_t(std::max(length, 0)));  // on the heap, as in check_every_array
+    const std::uint64_t total = std::uint64_t(1) << (8 * length);
+    for (std::uint64_t t = 0; t < total; ++t) {
+        for (int i = 0; i < length; ++i) xs[std::size_t(i)] = std::uint8_t(t >> (8 * (length - 1 - i)));
+        detail::judge_pairs<F>(r, p, op, std::span<const std::uint8_t>(xs), reduce);
+    }
+    return r;
+}
+
+// A registry entry of packed-pair reducers (registry::pair_reducers, their mutants) on every array
+// of `length` bytes.
 template <class E>
 exhaustive_row check_pair_reducer(reduce_op op, int length) {
     using F = typename E::format;
-    using pair = packed_pair<F>;
-    exhaustive_row r{std::string(E::name), std::string(F::name) + "x2", "", std::string(to_string(op)), length, 0, 0, {}};
-    std::vector<std::uint8_t> xs(3);  // on the heap, as in check_every_array
-    const std::uint64_t total = std::uint64_t(1) << (8 * length);
-    for (std::uint64_t t = 0; t < total; ++t) {
-        for (int i = 0; i < length; ++i) xs[i] = std::uint8_t(t >> (8 * (length - 1 - i)));
-        const std::span<const std::uint8_t> in(xs.data(), std::size_t(length));
-        const auto got = op == reduce_op::max ? E::template on<F, reduce_op::max>::reduce(in) : E::template on<F, reduce_op::min>::reduce(in);
-        const policy p = E::template on<F, reduce_op::max>::declared;
-        r.policy = to_string(p, false);
-        ++r.arrays;
-        if (auto c = packed::agreement<F>(p, op, in, got); c && r.failures++ == 0) {
-            std::vector<std::uint8_t> lane;
-            for (std::uint8_t x : in) lane.push_back(pair::lane(x, int(c->key)));
-            std::string bytes;
-            for (std::uint8_t x : in) bytes += (bytes.empty() ? "" : ", ") + hex(x, 8);
-            r.counterexample = "bytes [" + bytes + "] -> " + (got ? hex(*got, 8) : std::string("nothing")) + ": lane " +
-                               std::to_string(c->key) + " " + describe_reducer_failure<F>(*c, lane);
-        }
-    }
-    return r;
+    using Max = typename E::template on<F, reduce_op::max>;
+    using Min = typename E::template on<F, reduce_op::min>;
+    return check_pair_arrays<F>(std::string(E::name), Max::declared, op, length,
+                                [op](std::span<const std::uint8_t> in) { return op == reduce_op::max ? Max::reduce(in) : Min::reduce(in); });
+}
+
+// Your reducer of packed pairs (packed::pair_reducer_function: NVFP4/MXFP4 code that reduces two
+// fp4 per byte) on every array of 0 to `max_length` bytes (3: 16.8 M arrays, exhaustive), a row
+// per length up to the first that fails: each lane must be the oracle's answer over that lane's
+// codes under R::declared.
+template <packed::pair_reducer_function R>
+std::vector<exhaustive_row> check_pair_reducer(int max_length = 3) {
+    std::vector<exhaustive_row> rows;
+    for (int length = 0; length <= max_length && (rows.empty() || rows.back().passed()); ++length)
+        rows.push_back(check_pair_arrays<typename R::format>(std::string(R::name), R::declared, R::op, length,
+                                                             [](std::span<const std::uint8_t> in) { return R::reduce(in); }));
+    return rows;
 }
 
 }  // namespace flipcheck

@@ -3,13 +3,14 @@
 //
 //     FLIPCHECK_EXPORT_SUBJECTS(my_key, my_atomic_max, my_reducer);
 //
-// Each type is a mapping (mapping.hpp), an atomic strategy (atomic.hpp), a reducer function
-// (check.hpp), or one of scaling_check.hpp's shapes (an amax, an MX or tensor scale, a decoder, an
-// MX block scale, an NVFP4 block scale), over any format of `flipcheck list` (the byte formats
-// too), with a `name`, which the command line's --subject takes. The macro writes the C
-// entry point of plugin_abi.h; every call into your code is wrapped so that an exception comes
-// back as an error message, never across the C boundary. A mapping's sweep runs inside the
-// library, compiled with your mapping inlined, so it is as fast as a test's.
+// Each type is a mapping (mapping.hpp), an atomic strategy of any shape (atomic.hpp: value, arg or
+// lane), a reducer function (check.hpp), a reducer of packed pairs (packed_reducer.hpp), or one of
+// scaling_check.hpp's shapes (an amax, an MX or tensor scale, a decoder, an MX block scale, an
+// NVFP4 block scale), over any format of `flipcheck list` (the byte formats too), with a `name`,
+// which the command line's --subject takes. The macro writes the C entry point of plugin_abi.h
+// (ABI v2); every call into your code is wrapped so that an exception comes back as an error
+// message, never across the C boundary. A mapping's sweep and an atomic strategy's interleaved
+// steps run inside the library, compiled with your code inlined, so they are as fast as a test's.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +25,9 @@
 
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/check.hpp"
+#include "flipcheck/error.hpp"
+#include "flipcheck/interleaving.hpp"
+#include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/plugin_abi.h"
 #include "flipcheck/registry.hpp"
 #include "flipcheck/sampled.hpp"
@@ -85,13 +89,84 @@ int run_entry(const void* data, std::size_t n, const std::size_t* order, std::ui
     return guarded(error, size, [&] {
         using S = typename R::format::storage;
         const std::span<const S> xs(static_cast<const S*>(data), n);
-        std::vector<std::size_t> in_order;
-        if (!order) {
-            in_order.resize(n);
-            for (std::size_t i = 0; i < n; ++i) in_order[i] = i;
-        }
+        const std::vector<std::size_t> in_order = order ? std::vector<std::size_t>() : flipcheck::detail::identity_order(n);
         const std::span<const std::size_t> o = order ? std::span<const std::size_t>(order, n) : std::span<const std::size_t>(in_order);
         const std::optional<std::uint64_t> r = subject_of<R>().run(xs, o);
+        if (!r) return 0;
+        *out = *r;
+        return 1;
+    });
+}
+
+// What a run tells the loader: each step of its trace, and a lane strategy's every lane.
+inline void report_steps(const flipcheck_run_sink_v2* sink, const atomic::step_trace& t) {
+    if (!sink || !sink->step) return;
+    for (std::size_t k = 0; k < t.steps.size(); ++k) {
+        const bool w = k < t.waiting.size();
+        sink->step(sink->context, t.steps[k], w ? t.waiting[k].data() : nullptr, w ? t.waiting[k].size() : 0);
+    }
+}
+inline void report_lanes(const flipcheck_run_sink_v2* sink, const std::vector<atomic::lane_value>& lanes) {
+    if (!sink || !sink->lane) return;
+    for (const atomic::lane_value& l : lanes)
+        sink->lane(sink->context, l.own_offset, l.offset, l.answer.has_value(), l.answer.value_or(0));
+}
+
+// An atomic strategy's update stepped as the loader's plan says (interleaving.hpp), here in the
+// library with the strategy inlined; a plan the run cannot follow is -2 (the loader's bad input).
+template <class R>
+int run_steps_entry(const void* data, std::size_t n, const flipcheck_step_plan_v2* q, const flipcheck_run_sink_v2* sink,
+                    std::uint64_t* out, char* error, std::size_t size) {
+    return guarded(error, size, [&] {
+        using S = typename R::format::storage;
+        const std::span<const S> xs(static_cast<const S*>(data), n);
+        atomic::step_plan plan;
+        if (q->prefix_size) plan.prefix.assign(q->prefix, q->prefix + q->prefix_size);
+        plan.seed = q->seed;
+        plan.limit = std::size_t(q->limit);
+        plan.keep_waiting = q->keep_waiting != 0;
+        plan.strict_prefix = q->strict_prefix != 0;
+        std::optional<std::uint64_t> answer;
+        atomic::step_trace trace;
+        try {
+            if constexpr (atomic::lane_atomic_strategy<R>) {
+                auto [all, t] = atomic::replay_lane_steps<R>(xs, plan);
+                report_lanes(sink, all);
+                if (!all.empty()) answer = all.front().answer;
+                trace = std::move(t);
+            } else {
+                std::tie(answer, trace) = atomic::replay_steps<R>(xs, plan);
+            }
+        } catch (const input_error& e) {
+            set_error(error, size, e.what());
+            return -2;
+        }
+        report_steps(sink, trace);
+        if (!trace.finished) return 2;
+        if (!answer) return 0;
+        *out = *answer;
+        return 1;
+    });
+}
+
+// A lane strategy's whole updates in `order`, every lane of every placement to the loader.
+template <class R>
+int run_lanes_entry(const void* data, std::size_t n, const std::size_t* order, const flipcheck_run_sink_v2* sink, char* error,
+                    std::size_t size) {
+    return guarded(error, size, [&] {
+        using S = typename R::format::storage;
+        const std::vector<std::size_t> in_order = order ? std::vector<std::size_t>(order, order + n) : flipcheck::detail::identity_order(n);
+        const auto all = atomic::replay_lanes<R>(std::span<const S>(static_cast<const S*>(data), n), in_order);
+        report_lanes(sink, all);
+        return all.empty() ? 0 : 1;
+    });
+}
+
+// A reducer of packed pairs on the ABI's bytes.
+template <class R>
+int pair_entry(const void* data, std::size_t n, const std::size_t*, std::uint64_t* out, char* error, std::size_t size) {
+    return guarded(error, size, [&] {
+        const std::optional<std::uint8_t> r = R::reduce(std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(data), n));
         if (!r) return 0;
         *out = *r;
         return 1;
@@ -140,8 +215,8 @@ int amax_entry(const void* data, std::size_t n, const std::size_t*, std::uint64_
 }
 
 template <class T>
-flipcheck_subject_v1 subject() {
-    flipcheck_subject_v1 s{};
+flipcheck_subject_v2 subject() {
+    flipcheck_subject_v2 s{};
     s.name = T::name.data();
     // The format it reduces or decodes; a scale's element; binary32 for an NVFP4 scale (its inputs).
     if constexpr (requires { typename T::format; }) s.format_id = registry::format_id<typename T::format>;
@@ -174,36 +249,43 @@ flipcheck_subject_v1 subject() {
         s.kind = flipcheck_kind_nvfp4_scale;
         s.run = &nvfp4_scale_entry<T>;
     } else {
-        static_assert(!atomic::lane_atomic_strategy<T>,
-                      "FLIPCHECK_EXPORT_SUBJECTS: a lane strategy (shared_word) cannot be loaded by `flipcheck check "
-                      "--plugin` yet; check it with FLIPCHECK_CHECK_ATOMIC or flipcheck::check_atomic in your own test");
-        static_assert(atomic::lane_atomic_strategy<T> || reducer_function<T> || arg_reducer_function<T> ||
-                          atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T>,
-                      "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies, reducer functions and amax functions");
-        s.kind = atomic::arg_atomic_strategy<T> ? flipcheck_kind_arg_atomic
-                 : atomic::atomic_strategy<T>   ? flipcheck_kind_atomic
-                 : arg_reducer_function<T>      ? flipcheck_kind_arg_reducer
-                                                : flipcheck_kind_reducer;
+        static_assert(reducer_function<T> || arg_reducer_function<T> || packed::pair_reducer_function<T> ||
+                          atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T> || atomic::lane_atomic_strategy<T>,
+                      "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies (value, arg or lane), reducer "
+                      "functions, reducers of packed pairs and the scaling path's shapes (scaling_check.hpp)");
+        constexpr bool stepped = atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T> || atomic::lane_atomic_strategy<T>;
+        s.kind = packed::pair_reducer_function<T>    ? flipcheck_kind_pair_reducer  // before reducers: it is one too
+                 : atomic::lane_atomic_strategy<T>  ? flipcheck_kind_lane_atomic
+                 : atomic::arg_atomic_strategy<T>   ? flipcheck_kind_arg_atomic
+                 : atomic::atomic_strategy<T>       ? flipcheck_kind_atomic
+                 : arg_reducer_function<T>          ? flipcheck_kind_arg_reducer
+                                                    : flipcheck_kind_reducer;
         s.op = std::uint32_t(T::op);
         s.nan = std::uint32_t(T::declared.nan);
         s.zero = std::uint32_t(T::declared.zero);
         s.ties = std::uint32_t(T::declared.ties);
-        s.run = &run_entry<T>;
+        if constexpr (packed::pair_reducer_function<T>) s.run = &pair_entry<T>;
+        else s.run = &run_entry<T>;
+        if constexpr (stepped) s.run_steps = &run_steps_entry<T>;
+        if constexpr (atomic::lane_atomic_strategy<T>) {
+            s.run_lanes = &run_lanes_entry<T>;
+            s.shared_word_bits = std::uint32_t(8 * sizeof(typename T::shared_word));
+        }
     }
     return s;
 }
 
 template <class... T>
-const flipcheck_plugin_v1* table() {
-    static const flipcheck_subject_v1 subjects[] = {subject<T>()...};
-    static const flipcheck_plugin_v1 plugin{FLIPCHECK_PLUGIN_ABI_VERSION, std::uint32_t(sizeof...(T)), subjects};
+const flipcheck_plugin_v2* table() {
+    static const flipcheck_subject_v2 subjects[] = {subject<T>()...};
+    static const flipcheck_plugin_v2 plugin{FLIPCHECK_PLUGIN_ABI_VERSION, std::uint32_t(sizeof...(T)), subjects};
     return &plugin;
 }
 
 }  // namespace flipcheck::plugin
 
 #define FLIPCHECK_EXPORT_SUBJECTS(...)                                                                  \
-    extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) { \
+    extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v2* flipcheck_plugin(void) { \
         return ::flipcheck::plugin::table<__VA_ARGS__>();                                               \
     }                                                                                                   \
     static_assert(true)

@@ -29,6 +29,8 @@
 //     them as the code with those bits cleared (what hardware that ignores them sees), and the
 //     laws check that a mapping masks or rejects them (law.hpp).
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -174,12 +176,24 @@ struct packed_pair {
     using element = F;
     using storage = std::uint8_t;
     static constexpr int lanes = 2;
+    // What a case's text needs (describe.hpp's case_format): "float4_e2m1fnx2: 0x21", bytes in hex.
+    static constexpr auto name_text = [] {
+        std::array<char, F::name.size() + 2> a{};
+        for (std::size_t i = 0; i < F::name.size(); ++i) a[i] = F::name[i];
+        a[F::name.size()] = 'x';
+        a[F::name.size() + 1] = '2';
+        return a;
+    }();
+    static constexpr std::string_view name{name_text.data(), name_text.size()};
+    static constexpr int width = 8;
+    static constexpr storage all_ones = 0xff;
     FLIPCHECK_HD static constexpr storage lane(storage pair, int i) noexcept {
         return storage((pair >> (4 * i)) & F::value_mask);
     }
     FLIPCHECK_HD static constexpr storage pack(storage lane0, storage lane1) noexcept {
         return storage((lane0 & F::value_mask) | (lane1 & F::value_mask) << 4);
     }
+    static constexpr storage one = pack(F::one, F::one);
 };
 
 }  // namespace flipcheck

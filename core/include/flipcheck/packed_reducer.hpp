@@ -2,6 +2,7 @@
 // MXFP4 code reduces them: lane by lane, so that the two values of a byte never interact. The
 // oracle is the ordinary one per lane; a reducer that keys the whole byte is the bug class.
 #pragma once
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -13,6 +14,20 @@
 #include "flipcheck/minifloat.hpp"
 
 namespace flipcheck::packed {
+
+// Your reducer of packed pairs, for check_pair_reducer (exhaustive.hpp), FLIPCHECK_CHECK_PAIR_REDUCER
+// and the plug-in: the format of each lane, the pair layout, and a reduce over whole bytes.
+//   using format = flipcheck::float4_e2m1fn;  using pair = flipcheck::packed_pair<format>;
+//   name, op, declared;  static std::optional<std::uint8_t> reduce(std::span<const std::uint8_t> bytes);
+// (Without `pair` the same type is an ordinary reducer of fp4 codes, one per byte.)
+template <class R>
+concept pair_reducer_function = format<typename R::format> && std::same_as<typename R::pair, packed_pair<typename R::format>> &&
+    requires(std::span<const std::uint8_t> xs) {
+        { R::name } -> std::convertible_to<std::string_view>;
+        { R::op } -> std::convertible_to<reduce_op>;
+        { R::declared } -> std::convertible_to<policy>;
+        { R::reduce(xs) } -> std::convertible_to<std::optional<std::uint8_t>>;
+    };
 
 // Each lane folded by its own format-aware key: right under total_order (these formats have no
 // NaN) with -0 below +0.

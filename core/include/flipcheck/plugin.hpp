@@ -3,8 +3,10 @@
 //
 // Loading either succeeds whole or throws input_error and leaves nothing loaded: a missing or
 // unreadable file, a file that is not a shared library, one without the entry point, an ABI
-// version other than this build's, and a table that is malformed (no name, an unknown kind or
-// format id, a kind without its functions, two subjects with one name) are all refused.
+// version this build does not speak (it speaks 2 and 1: a v1 library's subjects load without
+// v2's functions, so its atomic strategies are replayed in whole updates only), and a table that
+// is malformed (no name, an unknown kind or format id, a kind without its functions, two subjects
+// with one name) are all refused.
 #pragma once
 #include <dlfcn.h>
 
@@ -20,6 +22,8 @@
 
 #include "flipcheck/check.hpp"
 #include "flipcheck/error.hpp"
+#include "flipcheck/exhaustive.hpp"
+#include "flipcheck/interleaving.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/plugin_abi.h"
 #include "flipcheck/registry.hpp"
@@ -41,26 +45,31 @@ inline std::string_view kind_name(std::uint32_t kind) {
         case flipcheck_kind_decode: return "decoder";
         case flipcheck_kind_block_scale: return "block scale";
         case flipcheck_kind_nvfp4_scale: return "nvfp4 scale";
+        case flipcheck_kind_lane_atomic: return "lane atomic strategy";
+        case flipcheck_kind_pair_reducer: return "pair reducer";
         default: return "?";
     }
 }
 
-inline bool is_mapping(const flipcheck_subject_v1& s) { return s.kind == flipcheck_kind_mapping; }
+inline bool is_mapping(const flipcheck_subject_v2& s) { return s.kind == flipcheck_kind_mapping; }
+inline bool is_atomic(const flipcheck_subject_v2& s) {
+    return s.kind == flipcheck_kind_atomic || s.kind == flipcheck_kind_arg_atomic || s.kind == flipcheck_kind_lane_atomic;
+}
 // The scaling path's shapes after amax: one call per input, judged by scaling_check.hpp.
-inline bool is_scale(const flipcheck_subject_v1& s) {
+inline bool is_scale(const flipcheck_subject_v2& s) {
     return s.kind >= flipcheck_kind_mx_scale && s.kind <= flipcheck_kind_nvfp4_scale;
 }
 
 // The format entry of a subject (any of registry.hpp's all_formats: the IEEE ones and the byte
 // formats): calls f.template operator()<F>().
 template <class Fn>
-void with_format(const flipcheck_subject_v1& s, Fn&& f) {
+void with_format(const flipcheck_subject_v2& s, Fn&& f) {
     if (registry::with_id<registry::all_formats>(std::uint8_t(s.format_id), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
         return;
     throw input_error("subject " + std::string(s.name) + " has unknown format id " + std::to_string(s.format_id));
 }
 
-inline std::string format_name(const flipcheck_subject_v1& s) {
+inline std::string format_name(const flipcheck_subject_v2& s) {
     std::string n;
     with_format(s, [&]<class F>() { n = F::name; });
     return n;
@@ -90,9 +99,10 @@ public:
     library(const library&) = delete;
     library& operator=(const library&) = delete;
 
-    std::span<const flipcheck_subject_v1> subjects() const { return {table_->subjects, table_->subject_count}; }
+    std::span<const flipcheck_subject_v2> subjects() const { return subjects_; }
+    std::uint32_t abi_version() const { return version_; }
 
-    const flipcheck_subject_v1& find(std::string_view name) const {
+    const flipcheck_subject_v2& find(std::string_view name) const {
         for (const auto& s : subjects())
             if (name == s.name) return s;
         std::string names;
@@ -108,14 +118,23 @@ private:
         if (!entry)
             throw input_error(path_.string() + " is not a flipcheck plug-in: it has no " FLIPCHECK_PLUGIN_ENTRY
                               " entry point (export subjects with FLIPCHECK_EXPORT_SUBJECTS, flipcheck/export.hpp)");
-        table_ = reinterpret_cast<flipcheck_plugin_entry_v1>(entry)();
-        if (!table_) throw input_error(path_.string() + ": " FLIPCHECK_PLUGIN_ENTRY " returned no table");
-        if (table_->abi_version != FLIPCHECK_PLUGIN_ABI_VERSION)
-            throw input_error(path_.string() + " was built for plug-in ABI version " + std::to_string(table_->abi_version) +
-                              ", but this flipcheck speaks version " + std::to_string(FLIPCHECK_PLUGIN_ABI_VERSION) +
+        // Every version's table starts with abi_version, then the count and the subjects.
+        const auto* head = reinterpret_cast<flipcheck_plugin_entry_v1>(entry)();
+        if (!head) throw input_error(path_.string() + ": " FLIPCHECK_PLUGIN_ENTRY " returned no table");
+        version_ = head->abi_version;
+        if (version_ != 1 && version_ != FLIPCHECK_PLUGIN_ABI_VERSION)
+            throw input_error(path_.string() + " was built for plug-in ABI version " + std::to_string(version_) +
+                              ", but this flipcheck speaks versions 1 and " + std::to_string(FLIPCHECK_PLUGIN_ABI_VERSION) +
                               ": rebuild the library against this flipcheck's headers");
-        if (table_->subject_count == 0 || !table_->subjects)
-            throw input_error(path_.string() + " exports no subjects");
+        if (head->subject_count == 0 || !head->subjects) throw input_error(path_.string() + " exports no subjects");
+        if (version_ == 1) {
+            for (const flipcheck_subject_v1& o : std::span(head->subjects, head->subject_count))
+                subjects_.push_back({o.name, o.kind, o.format_id, o.op, o.nan, o.zero, o.ties, o.encode, o.decode, o.sweep, o.run,
+                                     nullptr, nullptr, 0, 0});
+        } else {
+            const auto* t = reinterpret_cast<const flipcheck_plugin_v2*>(head);
+            subjects_.assign(t->subjects, t->subjects + t->subject_count);
+        }
         std::vector<std::string> seen;
         for (const auto& s : subjects()) {
             if (!s.name || !*s.name) throw input_error(path_.string() + ": a subject has no name");
@@ -138,8 +157,19 @@ private:
                 if ((s.kind == flipcheck_kind_amax || s.kind == flipcheck_kind_block_scale) && !amax_format<F>)
                     throw input_error("subject " + n + " takes the amax of " + std::string(F::name) + ", which has no sign to clear");
             });
-            const bool functions = is_mapping(s) ? (s.encode && s.decode && s.sweep) : s.run != nullptr;
+            with_format(s, [&]<class F>() {
+                if (s.kind == flipcheck_kind_pair_reducer && !requires { F::packs_in_pairs; })
+                    throw input_error("subject " + n + " reduces packed pairs of " + std::string(F::name) +
+                                      ", which does not pack two per byte (float4_e2m1fn does)");
+            });
+            const bool lanes = s.kind == flipcheck_kind_lane_atomic;
+            const bool functions = is_mapping(s) ? (s.encode && s.decode && s.sweep)
+                                   : lanes       ? (s.run && s.run_steps && s.run_lanes)
+                                                 : s.run != nullptr;
             if (!functions) throw input_error("subject " + n + " lacks the functions of a " + std::string(kind_name(s.kind)));
+            if (lanes ? s.shared_word_bits != 16 && s.shared_word_bits != 32 && s.shared_word_bits != 64 : s.shared_word_bits != 0)
+                throw input_error("subject " + n + " has a shared word of " + std::to_string(s.shared_word_bits) +
+                                  " bits (a lane strategy's is 16, 32 or 64; every other kind's 0)");
             if (!is_mapping(s) && (s.op > 1 || s.nan > 3 || s.zero > 1 || s.ties > 2))
                 throw input_error("subject " + n + " declares an unknown operation or policy");
         }
@@ -147,10 +177,11 @@ private:
 
     std::filesystem::path path_;
     void* handle_ = nullptr;
-    const flipcheck_plugin_v1* table_ = nullptr;
+    std::uint32_t version_ = 0;
+    std::vector<flipcheck_subject_v2> subjects_;  // a v1 table's as v2, without v2's functions
 };
 
-inline policy declared(const flipcheck_subject_v1& s) {
+inline policy declared(const flipcheck_subject_v2& s) {
     return {nan_policy(s.nan), zero_policy(s.zero), tie_policy(s.ties)};
 }
 
@@ -158,7 +189,7 @@ inline policy declared(const flipcheck_subject_v1& s) {
 // index order): its out, or nothing where the subject answers nothing. An error inside the
 // subject is a subject_error. Every caller of a subject's run goes through here.
 template <class In>
-std::optional<std::uint64_t> call_run(const flipcheck_subject_v1& e, std::span<const In> xs, const std::size_t* order = nullptr) {
+std::optional<std::uint64_t> call_run(const flipcheck_subject_v2& e, std::span<const In> xs, const std::size_t* order = nullptr) {
     std::uint64_t out = 0;
     char error[512] = "";
     const int r = e.run(xs.data(), xs.size(), order, &out, error, sizeof error);
@@ -169,32 +200,131 @@ std::optional<std::uint64_t> call_run(const flipcheck_subject_v1& e, std::span<c
 }
 // The same, for a subject that must answer (an amax, a scale).
 template <class In>
-std::uint64_t call(const flipcheck_subject_v1& e, std::span<const In> xs) {
+std::uint64_t call(const flipcheck_subject_v2& e, std::span<const In> xs) {
     const std::optional<std::uint64_t> out = call_run(e, xs);
     if (!out) throw subject_error("subject " + std::string(e.name) + " failed: (it returned no answer)");
     return *out;
 }
 
-// A reducer subject over an exported one. An error inside the subject's code is a subject_error.
+namespace detail {
+// What a run reports through the ABI's sink: its steps (a trace) and a lane strategy's lanes.
+struct run_reports {
+    atomic::step_trace trace;
+    std::vector<atomic::lane_value> lanes;
+    static void step(void* c, std::size_t thread, const std::size_t* waiting, std::size_t count) {
+        auto& r = *static_cast<run_reports*>(c);
+        r.trace.steps.push_back(thread);
+        if (waiting) r.trace.waiting.emplace_back(waiting, waiting + count);
+    }
+    static void lane(void* c, std::uint32_t own, std::uint32_t offset, std::uint32_t has_answer, std::uint64_t answer) {
+        auto& r = *static_cast<run_reports*>(c);
+        r.lanes.push_back({own, offset, has_answer ? std::optional(answer) : std::nullopt, has_answer != 0});
+    }
+    flipcheck_run_sink_v2 sink() { return {this, &step, &lane}; }
+};
+
+inline void throw_for(const flipcheck_subject_v2& e, int r, const char (&error)[512]) {
+    const std::string what = error[0] ? error : "(no message)";
+    if (r == -2) throw input_error(what);  // the plan (a --case's schedule) is the caller's, not the subject's
+    throw subject_error("subject " + std::string(e.name) + " failed: " + what);
+}
+}  // namespace detail
+
+// An exported atomic strategy's update on xs stepped as `plan` says (ABI v2's run_steps, inside
+// the library): the answer (nothing for an empty input or a livelock) and the trace; a lane
+// strategy's every lane into *lanes. A plan the run cannot follow is an input_error.
+template <class In>
+std::pair<std::optional<std::uint64_t>, atomic::step_trace> call_steps(const flipcheck_subject_v2& e, std::span<const In> xs,
+                                                                       const atomic::step_plan& plan,
+                                                                       std::vector<atomic::lane_value>* lanes = nullptr) {
+    const flipcheck_step_plan_v2 q{plan.prefix.data(), plan.prefix.size(), plan.seed, plan.limit, plan.keep_waiting, plan.strict_prefix};
+    detail::run_reports reports;
+    const flipcheck_run_sink_v2 sink = reports.sink();
+    std::uint64_t out = 0;
+    char error[512] = "";
+    const int r = e.run_steps(xs.data(), xs.size(), &q, &sink, &out, error, sizeof error);
+    error[sizeof error - 1] = 0;
+    if (r < 0) detail::throw_for(e, r, error);
+    reports.trace.finished = r != 2;
+    if (lanes) *lanes = std::move(reports.lanes);
+    return {r == 1 ? std::optional(out) : std::nullopt, std::move(reports.trace)};
+}
+
+// A lane strategy's whole updates in `order` (ABI v2's run_lanes): every lane of every placement.
+template <class In>
+std::vector<atomic::lane_value> call_lanes(const flipcheck_subject_v2& e, std::span<const In> xs, const std::size_t* order) {
+    detail::run_reports reports;
+    const flipcheck_run_sink_v2 sink = reports.sink();
+    char error[512] = "";
+    const int r = e.run_lanes(xs.data(), xs.size(), order, &sink, error, sizeof error);
+    error[sizeof error - 1] = 0;
+    if (r < 0) detail::throw_for(e, r, error);
+    return std::move(reports.lanes);
+}
+
+// A reducer subject over an exported one (a reducer, an atomic strategy of any shape). A v2
+// strategy is stepped too (interleaved_steps); a v1 one only replays whole updates. An error
+// inside the subject's code is a subject_error.
 template <format F>
-reducer_subject<F> reducer_of(const flipcheck_subject_v1& e) {
+reducer_subject<F> reducer_of(const flipcheck_subject_v2& e) {
     using S = typename F::storage;
     reducer_subject<F> s;
     s.name = e.name;
     s.op = reduce_op(e.op);
     s.declared = declared(e);
     s.arg = e.kind == flipcheck_kind_arg_reducer || e.kind == flipcheck_kind_arg_atomic;
-    s.interleaved = e.kind == flipcheck_kind_atomic || e.kind == flipcheck_kind_arg_atomic;
+    s.interleaved = is_atomic(e);
+    if (e.kind == flipcheck_kind_lane_atomic) {
+        set_lane_runs(
+            s, e.shared_word_bits,
+            [e](std::span<const S> xs, std::span<const std::size_t> order) {
+                return call_lanes(e, xs, order.empty() ? nullptr : order.data());
+            },
+            [e](std::span<const S> xs, const atomic::step_plan& plan) {
+                std::vector<atomic::lane_value> all;
+                atomic::step_trace trace = call_steps(e, xs, plan, &all).second;
+                return std::pair{std::move(all), std::move(trace)};
+            });
+        return s;
+    }
     s.run = [e](std::span<const S> xs, std::span<const std::size_t> order) {
         return call_run(e, xs, order.empty() ? nullptr : order.data());
     };
+    if (e.run_steps)
+        s.run_steps = [e](std::span<const S> xs, const atomic::step_plan& plan) { return call_steps(e, xs, plan); };
     return s;
+}
+
+// An exported reducer of packed pairs on every array of up to 3 bytes, a row per length up to the
+// first that fails, or, with
+// `replay` (a failure's case: "float4_e2m1fnx2: 0x21,0x0f"), on that array alone; `on_call` sees
+// each array before the subject does.
+inline std::vector<exhaustive_row> check_pairs(const flipcheck_subject_v2& e, const std::string& replay = "",
+                                               const std::function<void(std::span<const std::uint8_t>)>& on_call = {}) {
+    std::vector<exhaustive_row> rows;
+    with_format(e, [&]<class F>() {
+        if constexpr (requires { F::packs_in_pairs; }) {
+            auto reduce = [&](std::span<const std::uint8_t> in) {
+                if (on_call) on_call(in);
+                const std::optional<std::uint64_t> r = call_run(e, in);
+                return r ? std::optional(std::uint8_t(*r)) : std::nullopt;
+            };
+            if (!replay.empty()) {
+                const std::vector<std::uint8_t> bytes = parse_case<packed_pair<F>>(replay).first;
+                rows.push_back(check_pair_arrays<F>(e.name, declared(e), reduce_op(e.op), 0, reduce, std::span<const std::uint8_t>(bytes)));
+            } else {
+                for (int length = 0; length <= 3 && (rows.empty() || rows.back().passed()); ++length)  // fail fast
+                    rows.push_back(check_pair_arrays<F>(e.name, declared(e), reduce_op(e.op), length, reduce));
+            }
+        }  // (load time refuses a pair reducer of a format that does not pack in pairs: plugin::library)
+    });
+    return rows;
 }
 
 // An exported scale, decoder, block scale or NVFP4 scale (is_scale) checked as scaling_check.hpp
 // checks the type it came from; with `replay` (a failure's case, as its report's replay says it),
 // on that case's inputs alone. A case that does not parse is an input_error.
-inline scaling_report check_scale(const flipcheck_subject_v1& e, const scaling_options& o, const std::string& replay = "") {
+inline scaling_report check_scale(const flipcheck_subject_v2& e, const scaling_options& o, const std::string& replay = "") {
     scaling_report r;
     auto u32 = [&](std::uint32_t x) { return call<std::uint32_t>(e, std::span(&x, 1)); };
     // The case's bits, in the format the subject's inputs are of; empty without a case.
@@ -250,13 +380,13 @@ inline scaling_report check_scale(const flipcheck_subject_v1& e, const scaling_o
 
 // An exported amax as a function of an array's bits. An error inside it is a subject_error.
 template <format F>
-std::function<typename F::storage(std::span<const typename F::storage>)> amax_of(const flipcheck_subject_v1& e) {
+std::function<typename F::storage(std::span<const typename F::storage>)> amax_of(const flipcheck_subject_v2& e) {
     using S = typename F::storage;
     return [e](std::span<const S> xs) { return S(call<S>(e, xs)); };
 }
 
 // A sweep of an exported mapping, as a report.
-inline sweep_report sweep_of(const flipcheck_subject_v1& e, const flipcheck_sweep_request_v1& q) {
+inline sweep_report sweep_of(const flipcheck_subject_v2& e, const flipcheck_sweep_request_v1& q) {
     flipcheck_sweep_result_v1 res{};
     char error[512] = "";
     const int status = e.sweep(&q, &res, error, sizeof error);

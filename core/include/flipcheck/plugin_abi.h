@@ -5,10 +5,11 @@
  * What it guarantees:
  *   - A library exports one function, `flipcheck_plugin` (FLIPCHECK_EXPORT_SUBJECTS in
  *     flipcheck/export.hpp writes it), returning a table that lives as long as the library.
- *   - The table's abi_version is the FLIPCHECK_PLUGIN_ABI_VERSION the library was built with. A
- *     loader accepts exactly its own version and rejects any other with a clear message (the field
- *     comes first in every version, so that any loader can read it); the
- *     layout of every struct below is frozen for a given version (new fields mean a new version).
+ *   - The table's abi_version is the FLIPCHECK_PLUGIN_ABI_VERSION the library was built with (the
+ *     field comes first in every version, so that any loader can read it). A loader accepts its own
+ *     version and every older one it names (this one: 1 and 2; a v1 library's subjects simply have
+ *     none of v2's functions), and rejects any other with a clear message. The layout of every
+ *     struct below is frozen for its version (new fields mean a new version and new struct names).
  *   - Functions never throw across the boundary: a failure inside the subject (a C++ exception,
  *     e.g. a CUDA error) comes back as a return value of -1 and a message.
  *   - Bits travel as the format's storage words (uint16_t, uint32_t, uint64_t), widened to
@@ -21,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FLIPCHECK_PLUGIN_ABI_VERSION 1u
+#define FLIPCHECK_PLUGIN_ABI_VERSION 2u
 #define FLIPCHECK_PLUGIN_ENTRY "flipcheck_plugin"
 
 #ifdef __cplusplus
@@ -41,8 +42,14 @@ enum flipcheck_subject_kind {
     flipcheck_kind_decode = 9,       /* run: xs = one code (uint8_t); out: its value's binary32 bits. format_id: the code's */
     flipcheck_kind_block_scale = 10, /* run: xs = an MX block of the format's words; out: its e8m0 code. format_id: the
                                         input's | the element's << 8; nan: the amax's declared nan policy */
-    flipcheck_kind_nvfp4_scale = 11  /* run: xs = two binary32 (the block's amax, the global scale); out: the block's
+    flipcheck_kind_nvfp4_scale = 11, /* run: xs = two binary32 (the block's amax, the global scale); out: the block's
                                         e4m3fn code. format_id: binary32's */
+    /* v2 */
+    flipcheck_kind_lane_atomic = 12, /* an atomic strategy whose value is one lane of a word its neighbours share
+                                        (shared_word_bits): run_lanes and run_steps report every lane; run answers
+                                        the lane at byte offset 0 */
+    flipcheck_kind_pair_reducer = 13 /* run: xs = bytes of two packed codes each (element 0 in the low nibble);
+                                        out: the answer byte, lane by lane. format_id: the lane's format */
 };
 /* Kinds are appended without a new ABI version: no struct changes, and a loader that does not
  * know a kind refuses the subject by name ("unknown kind"), never misreads it. */
@@ -91,12 +98,73 @@ typedef struct flipcheck_subject_v1 {
 } flipcheck_subject_v1;
 
 typedef struct flipcheck_plugin_v1 {
-    uint32_t abi_version; /* FLIPCHECK_PLUGIN_ABI_VERSION when the library was built */
+    uint32_t abi_version; /* 1 */
     uint32_t subject_count;
     const flipcheck_subject_v1* subjects;
 } flipcheck_plugin_v1;
 
 typedef const flipcheck_plugin_v1* (*flipcheck_plugin_entry_v1)(void);
+
+/* ---- v2: an atomic strategy's steps, and lane strategies ------------------------------------
+ * A strategy's update is stepped inside the library (interleaving.hpp, compiled there with the
+ * strategy inlined): each element of xs is a simulated thread, each load, fetch and
+ * compare-and-swap on the word one step, one thread at a time, as the plan says. */
+
+/* Which thread takes each step (interleaving.hpp's step_plan, field for field). */
+typedef struct flipcheck_step_plan_v2 {
+    const size_t* prefix; /* the threads that take the first steps, in order */
+    size_t prefix_size;
+    uint64_t seed;          /* after the prefix: 0 the lowest waiting thread, else a seeded random one */
+    uint64_t limit;         /* steps before the run counts as a livelock */
+    uint32_t keep_waiting;  /* report the threads waiting before each step */
+    uint32_t strict_prefix; /* 0: a prefix entry whose thread is not waiting is passed over */
+} flipcheck_step_plan_v2;
+
+/* What a run tells its loader, through the loader's functions (called before the run returns). */
+typedef struct flipcheck_run_sink_v2 {
+    void* context;
+    /* Each step of a stepped run, in order: the thread that took it and, with keep_waiting, the
+     * threads that were waiting (ascending). */
+    void (*step)(void* context, size_t thread, const size_t* waiting, size_t waiting_count);
+    /* A lane strategy: every lane of the word after the run with xs at byte offset own_offset
+     * (every placement in offset order, each with its lanes in offset order); has_answer 0: the
+     * run was stopped as a livelock. */
+    void (*lane)(void* context, uint32_t own_offset, uint32_t offset, uint32_t has_answer, uint64_t answer);
+} flipcheck_run_sink_v2;
+
+typedef struct flipcheck_subject_v2 {
+    /* v1's fields, as in flipcheck_subject_v1 */
+    const char* name;
+    uint32_t kind;
+    uint32_t format_id;
+    uint32_t op;
+    uint32_t nan, zero, ties;
+    uint64_t (*encode)(uint64_t bits);
+    uint64_t (*decode)(uint64_t key);
+    int (*sweep)(const flipcheck_sweep_request_v1* request, flipcheck_sweep_result_v1* result, char* error, size_t error_size);
+    int (*run)(const void* xs, size_t n, const size_t* order, uint64_t* out, char* error, size_t error_size);
+    /* v2. Atomic strategies (atomic, arg atomic, lane atomic): xs stepped as the plan says, each
+     * step reported to sink->step (and a lane strategy's lanes to sink->lane). Returns 1 with *out
+     * set (the answer's bits or index; a lane strategy's at offset 0), 0 for nothing (an empty
+     * input), 2 when the run was stopped at plan->limit steps (a livelock), -1 on an error inside
+     * the subject and -2 for a plan the run cannot follow (a prefix step for a thread that is not
+     * waiting), each with a message. */
+    int (*run_steps)(const void* xs, size_t n, const flipcheck_step_plan_v2* plan, const flipcheck_run_sink_v2* sink,
+                     uint64_t* out, char* error, size_t error_size);
+    /* Lane strategies: whole updates in `order` (as run), every lane to sink->lane. Returns 1, 0
+     * for an empty input, -1 on an error with a message. */
+    int (*run_lanes)(const void* xs, size_t n, const size_t* order, const flipcheck_run_sink_v2* sink, char* error, size_t error_size);
+    uint32_t shared_word_bits; /* a lane strategy's word: 16, 32 or 64; 0 for every other kind */
+    uint32_t reserved;         /* 0 */
+} flipcheck_subject_v2;
+
+typedef struct flipcheck_plugin_v2 {
+    uint32_t abi_version; /* 2 */
+    uint32_t subject_count;
+    const flipcheck_subject_v2* subjects;
+} flipcheck_plugin_v2;
+
+typedef const flipcheck_plugin_v2* (*flipcheck_plugin_entry_v2)(void);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 //                                                lane_atomic_strategy (atomic.hpp)
 //   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check.hpp)
 //   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder or MX block pipeline (scaling_check.hpp)
+//   FLIPCHECK_CHECK_PAIR_REDUCER(Suite, my_fp4x2_max);  a reducer of packed fp4 pairs (packed_reducer.hpp)
 //
 // A mapping gets Suite.<law> for each of the seven mapping laws (a RapidCheck property over
 // gen::bits: edge values, NaN payloads, random patterns) and Suite.exhaustive (every key of a
@@ -19,6 +20,8 @@
 // Fail fast: once a stage of a suite fails, its later stages are SKIPPED and say which failed.
 // A scaling subject gets Suite.against_the_oracle: scaling_check.hpp's check for its shape (every
 // array of up to three codes of a byte format; the edge battery and random arrays otherwise).
+// A reducer of packed pairs gets Suite.every_array (every array of up to three bytes, each lane
+// judged by its own oracle: exhaustive) and Suite.replay.
 // Each mapping and reducer also gets Suite.replay. A failure prints the counterexample (bits, value, class, law) and
 // a line that replays exactly that case:
 //     FLIPCHECK_CASE='binary32: 0x80000000,0x00000000' ./my_test --gtest_filter=Suite.replay
@@ -40,6 +43,7 @@
 
 #include "flipcheck/check.hpp"
 #include "flipcheck/describe.hpp"
+#include "flipcheck/exhaustive.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/rapidcheck/generators.hpp"
 #include "flipcheck/sampled.hpp"
@@ -197,6 +201,36 @@ void reducer_replay(const char* suite) {
     ASSERT_TRUE(r.passed()) << r.text() << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.failure->replay, suite);
 }
 
+// ---- reducers of packed pairs --------------------------------------------------------------------
+
+inline std::string pair_text(const exhaustive_row& r) {
+    return r.subject + " (" + r.format + ", " + r.op + ", " + r.policy + ", " + std::to_string(r.arrays) + " arrays of " +
+           std::to_string(r.length) + " bytes): " + (r.passed() ? "pass" : std::to_string(r.failures) + " fail, the first: " + r.counterexample);
+}
+
+template <packed::pair_reducer_function R>
+void pair_arrays(const char* suite) {
+    for (const exhaustive_row& r : check_pair_reducer<R>())
+        ASSERT_TRUE(r.passed()) << pair_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+}
+
+template <packed::pair_reducer_function R>
+void pair_replay(const char* suite) {
+    using F = typename R::format;
+    const char* text = std::getenv("FLIPCHECK_CASE");
+    if (!text) GTEST_SKIP() << "set FLIPCHECK_CASE='" << packed_pair<F>::name << ": <bytes, comma-separated>' to check that one array";
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = parse_case<packed_pair<F>>(text).first;
+    } catch (const input_error& e) {
+        FAIL() << "FLIPCHECK_CASE: " << e.what();
+    }
+    const exhaustive_row r = check_pair_arrays<F>(std::string(R::name), R::declared, R::op, 0,
+                                                  [](std::span<const std::uint8_t> in) { return R::reduce(in); },
+                                                  std::span<const std::uint8_t>(bytes));
+    ASSERT_TRUE(r.passed()) << pair_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+}
+
 }  // namespace flipcheck::rapidcheck
 
 // __VA_ARGS__ so that a type with commas in its template arguments needs no parentheses; the
@@ -262,4 +296,14 @@ void reducer_replay(const char* suite) {
                   "static std::optional<bits> reduce(std::span<const bits>) or std::optional<std::size_t> "  \
                   "arg_reduce(std::span<const bits>) (check.hpp)");                                         \
     FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, __VA_ARGS__)                                                      \
+    static_assert(true)
+
+// A reducer of packed pairs (two fp4 codes per byte; packed_reducer.hpp's pair_reducer_function).
+#define FLIPCHECK_CHECK_PAIR_REDUCER(Suite, ...)                                                            \
+    static_assert(::flipcheck::packed::pair_reducer_function<__VA_ARGS__>,                                  \
+                  "FLIPCHECK_CHECK_PAIR_REDUCER needs a reducer of packed pairs: format (float4_e2m1fn), "  \
+                  "pair (flipcheck::packed_pair<format>), op, declared, name and static "                   \
+                  "std::optional<std::uint8_t> reduce(std::span<const std::uint8_t>) (packed_reducer.hpp)"); \
+    TEST(Suite, every_array) { ::flipcheck::rapidcheck::pair_arrays<__VA_ARGS__>(#Suite); }               \
+    TEST(Suite, replay) { ::flipcheck::rapidcheck::pair_replay<__VA_ARGS__>(#Suite); }                     \
     static_assert(true)
