@@ -1,7 +1,9 @@
 #include "registry.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include "flipcheck/equal_mappings.hpp"
 #include "flipcheck/sampled.hpp"
 #include "gpu_backend.hpp"
 
@@ -35,6 +37,19 @@ std::vector<std::string> run_cross_check(const sweep_options& o) {
     }
 }
 
+// Whether built-in M agrees on every key with the built-in of its format named `reference`.
+template <class M>
+std::optional<bool> run_agreement(std::string_view reference, const sweep_options& o) {
+    using F = typename M::format;
+    std::optional<std::optional<bool>> answer;
+    registry::for_each<registry::all_sweepable>([&]<class I>() {
+        if constexpr (std::is_same_v<typename I::format, F> && I::entry::info.what == registry::kind::mapping)
+            if (!answer && I::type::name == reference) answer = agree_everywhere<M, typename I::type>(o.threads, o.stop);
+    });
+    if (!answer) throw std::logic_error("no built-in mapping " + std::string(reference) + " on " + std::string(F::name));
+    return *answer;
+}
+
 // Format by format, in registry order, so that listings and the main job group by format.
 std::vector<sweep_entry> make_entries() {
     std::vector<sweep_entry> out;
@@ -43,7 +58,8 @@ std::vector<sweep_entry> make_entries() {
             if constexpr (std::is_same_v<typename I::format, typename FE::type>) {
                 using M = typename I::type;
                 out.push_back({std::string(FE::name), std::string(M::name), I::entry::info, registry::expected_right<I>(),
-                               &run_sweep<M>, &run_cross_check<M>});
+                               &run_sweep<M>, &run_cross_check<M>, nullptr});
+                if constexpr (FE::type::width == 32 && I::entry::info.what == registry::kind::mapping) out.back().agrees_with = &run_agreement<M>;
             }
         });
     });

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,9 @@ struct sweep_entry {
     std::function<sweep_report(const sweep_options&, backend)> run;
     // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
     std::function<std::vector<std::string>(const sweep_options&)> cross_check;
+    // A 32-bit format's built-in only: whether it agrees on every key with the built-in named
+    // `reference` on the same format (equal_mappings.hpp; o.threads, o.stop); nothing if stopped.
+    std::function<std::optional<bool>(std::string_view reference, const sweep_options&)> agrees_with;
 };
 
 const std::vector<sweep_entry>& sweep_entries();

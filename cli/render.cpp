@@ -70,7 +70,7 @@ std::string verdict(const sweep_report& r) {
     if (r.failing_keys) return "FAIL";
     if (r.interrupted) return "INTERRUPTED";
     if (r.keys_checked != r.range.size()) return "INCOMPLETE";
-    return "pass";
+    return r.equal_to.empty() ? "pass" : "pass (equal)";
 }
 
 std::string repro_command(const sweep_report& r, const counterexample& c) {
@@ -186,6 +186,7 @@ nlohmann::json to_json(const sweep_report& r) {
                      {"verdict", json_verdict(r)},
                      {"seconds", r.seconds},
                      {"keys_per_second", r.keys_per_second()}};
+    if (!r.equal_to.empty()) j["equal_to"] = r.equal_to;  // proved by agreeing with it on every key
     nlohmann::json by_law = nlohmann::json::object();
     for (int l = 0; l < mapping_law_count; ++l) by_law[std::string(law_names[l])] = r.failures_by_law[l];
     j["failures_by_law"] = by_law;

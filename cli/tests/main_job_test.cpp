@@ -55,6 +55,13 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
     for (auto at = r.output.find("4294967296 exhaustive"); at != std::string::npos; at = r.output.find("4294967296 exhaustive", at + 1))
         ++rows;
     EXPECT_EQ(rows, 4u) << r.output;
+    // The first swept, the other three proved by agreeing with it on every key, and said so.
+    EXPECT_NE(r.output.find("binary32        sign_flip             all     4294967296 exhaustive        1 pass  "), std::string::npos) << r.output;
+    for (const char* m : {"sign_flip_branchless", "signed_key          ", "format_key          "})
+        EXPECT_NE(r.output.find(std::string("binary32        ") + m + "  all     4294967296 exhaustive        1 pass (equal)"),
+                  std::string::npos) << m << "\n" << r.output;
+    EXPECT_NE(r.output.find("binary32 rows marked \"pass (equal)\": encode and decode agree with sign_flip's on every key"),
+              std::string::npos) << r.output;
 }
 
 TEST(main_job, a_registered_mutant_makes_it_exit_1_with_counterexamples) {
@@ -62,6 +69,7 @@ TEST(main_job, a_registered_mutant_makes_it_exit_1_with_counterexamples) {
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("26/29 exhaustive"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("4/5 sampled"), std::string::npos) << r.output;
-    // The one bad successor pair of binary32: keys 0x7ffffffd/0x7ffffffe.
+    // The one bad successor pair of binary32: keys 0x7ffffffd/0x7ffffffe. (A mutant is swept,
+    // never proved by agreement.)
     EXPECT_NE(r.output.find("successor_order broken at key 0x7ffffffd"), std::string::npos) << r.output;
 }

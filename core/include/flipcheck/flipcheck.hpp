@@ -23,6 +23,7 @@
 #include "flipcheck/checkpoint.hpp"
 #include "flipcheck/sweep.hpp"
 #include "flipcheck/sampled.hpp"
+#include "flipcheck/equal_mappings.hpp"
 #include "flipcheck/audit.hpp"
 #include "flipcheck/interleaving.hpp"
 #include "flipcheck/check.hpp"

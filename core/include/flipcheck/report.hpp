@@ -51,6 +51,9 @@ struct sweep_report {
     bool stopped_early = false;         // stopped after the counterexample limit
     bool interrupted = false;           // stopped by a signal; a checkpoint can resume it
     double seconds = 0;
+    // Set when no law was evaluated here: the mapping agrees with this one on every key
+    // (equal_mappings.hpp), whose sweep over the same keys this report repeats.
+    std::string equal_to;
 
     // Zero keys checked is never a pass.
     bool passed() const noexcept {
