@@ -58,8 +58,14 @@ std::vector<sweep_entry> make_entries() {
             if constexpr (std::is_same_v<typename I::format, typename FE::type>) {
                 using M = typename I::type;
                 out.push_back({std::string(FE::name), std::string(M::name), I::entry::info, registry::expected_right<I>(),
-                               &run_sweep<M>, &run_cross_check<M>, nullptr});
-                if constexpr (FE::type::width == 32 && I::entry::info.what == registry::kind::mapping) out.back().agrees_with = &run_agreement<M>;
+                               &run_sweep<M>, &run_cross_check<M>, nullptr, false});
+                if constexpr (FE::type::width == 32 && I::entry::info.what == registry::kind::mapping) {
+                    out.back().agrees_with = &run_agreement<M>;
+                    bool first = requires { requires M::fused_filter; };
+                    for (const auto& e : out)
+                        if (e.format == FE::name && e.swept_first) first = false;
+                    out.back().swept_first = first;
+                }
             }
         });
     });

@@ -30,6 +30,9 @@ struct sweep_entry {
     // A 32-bit format's built-in only: whether it agrees on every key with the built-in named
     // `reference` on the same format (equal_mappings.hpp; o.threads, o.stop); nothing if stopped.
     std::function<std::optional<bool>(std::string_view reference, const sweep_options&)> agrees_with;
+    // The one of those the main job sweeps first, to prove the others against: the first built-in
+    // of the format whose sweep is its fastest (a mapping that declares fused_filter, sweep.hpp).
+    bool swept_first = false;
 };
 
 const std::vector<sweep_entry>& sweep_entries();
