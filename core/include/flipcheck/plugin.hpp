@@ -185,6 +185,17 @@ inline policy declared(const flipcheck_subject_v2& s) {
     return {nan_policy(s.nan), zero_policy(s.zero), tie_policy(s.ties)};
 }
 
+// A call's failure (r < 0) as an exception: for run_steps (`stepped`), -2 is a plan the call
+// cannot follow (a --case's schedule: the caller's input), an input_error; any other is the
+// subject's own error. The message buffer is cut at its end first, never read past.
+inline void throw_for(const flipcheck_subject_v2& e, int r, char (&error)[512], bool stepped = false) {
+    error[sizeof error - 1] = 0;
+    if (r >= 0) return;
+    const std::string what = error[0] ? error : "(no message)";
+    if (stepped && r == -2) throw input_error(what);
+    throw subject_error("subject " + std::string(e.name) + " failed: " + what);
+}
+
 // One call of an exported subject's run on xs (In: the ABI's input words) in `order` (nullptr:
 // index order): its out, or nothing where the subject answers nothing. An error inside the
 // subject is a subject_error. Every caller of a subject's run goes through here.
@@ -193,8 +204,7 @@ std::optional<std::uint64_t> call_run(const flipcheck_subject_v2& e, std::span<c
     std::uint64_t out = 0;
     char error[512] = "";
     const int r = e.run(xs.data(), xs.size(), order, &out, error, sizeof error);
-    error[sizeof error - 1] = 0;  // a message that fills the buffer is cut, never read past
-    if (r < 0) throw subject_error("subject " + std::string(e.name) + " failed: " + (error[0] ? error : "(no message)"));
+    throw_for(e, r, error);
     if (r == 0) return std::nullopt;
     return out;
 }
@@ -223,11 +233,6 @@ struct run_reports {
     flipcheck_run_sink_v2 sink() { return {this, &step, &lane}; }
 };
 
-inline void throw_for(const flipcheck_subject_v2& e, int r, const char (&error)[512]) {
-    const std::string what = error[0] ? error : "(no message)";
-    if (r == -2) throw input_error(what);  // the plan (a --case's schedule) is the caller's, not the subject's
-    throw subject_error("subject " + std::string(e.name) + " failed: " + what);
-}
 }  // namespace detail
 
 // An exported atomic strategy's update on xs stepped as `plan` says (ABI v2's run_steps, inside
@@ -243,8 +248,7 @@ std::pair<std::optional<std::uint64_t>, atomic::step_trace> call_steps(const fli
     std::uint64_t out = 0;
     char error[512] = "";
     const int r = e.run_steps(xs.data(), xs.size(), &q, &sink, &out, error, sizeof error);
-    error[sizeof error - 1] = 0;
-    if (r < 0) detail::throw_for(e, r, error);
+    throw_for(e, r, error, true);
     reports.trace.finished = r != 2;
     if (lanes) *lanes = std::move(reports.lanes);
     return {r == 1 ? std::optional(out) : std::nullopt, std::move(reports.trace)};
@@ -257,8 +261,7 @@ std::vector<atomic::lane_value> call_lanes(const flipcheck_subject_v2& e, std::s
     const flipcheck_run_sink_v2 sink = reports.sink();
     char error[512] = "";
     const int r = e.run_lanes(xs.data(), xs.size(), order, &sink, error, sizeof error);
-    error[sizeof error - 1] = 0;
-    if (r < 0) detail::throw_for(e, r, error);
+    throw_for(e, r, error);
     return std::move(reports.lanes);
 }
 
