@@ -2,6 +2,9 @@
 // job with a mutant registered, which must make it fail and print the counterexamples.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 
@@ -10,8 +13,19 @@
 using flipcheck::test::run_flipcheck;
 
 TEST(main_job, every_built_in_passes_on_the_cpu) {
-    const auto r = run_flipcheck("--device cpu");
+    const auto json = std::filesystem::temp_directory_path() / "flipcheck_main_job_test.json";
+    const auto r = run_flipcheck("--device cpu --json " + json.string());
     EXPECT_EQ(r.exit_code, 0) << r.output;
+    {  // docs/json.md: every mapping row has its wall time beside its own seconds; the parts' times
+        std::ifstream in(json);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::size_t walls = 0;  // 26 exhaustive rows, 4 sampled and 18 expected failures
+        for (auto at = text.find("\"wall_seconds\": "); at != std::string::npos; at = text.find("\"wall_seconds\": ", at + 1)) ++walls;
+        EXPECT_EQ(walls, 48u) << text.substr(0, 2000);
+        for (const char* key : {"\"mapping_seconds\": ", "\"reducer_seconds\": ", "\"scaling_seconds\": "})
+            EXPECT_NE(text.find(key), std::string::npos) << key;
+        std::filesystem::remove(json);
+    }
     // Proven and sampled rows are counted apart, and the sampled ones say how little they cover.
     EXPECT_NE(r.output.find("26/26 exhaustive: every key of binary16, bfloat16, binary32, float8_e4m3fn,"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("4/4 sampled: binary64"), std::string::npos) << r.output;

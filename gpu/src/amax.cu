@@ -136,7 +136,7 @@ std::vector<std::uint8_t> run_mx(const std::vector<typename F::storage>& data, s
     device_buffer<typename F::storage> x(data);
     device_buffer<std::uint8_t> scales((data.size() + mx_block - 1) / mx_block);
     device_buffer<std::uint32_t> amax(1);
-    k::mx_scales<F, E, nan_policy::propagate><<<64, 256>>>(x.get(), data.size(), scales.get(), amax.get());
+    k::mx_scales<F, E, nan_policy::propagate><<<8, 256>>>(x.get(), data.size(), scales.get(), amax.get());
     check(cudaGetLastError(), "mx_scales");
     check(cudaStreamSynchronize(0), "mx_scales");
     if (tensor_amax) *tensor_amax = amax.download()[0];
@@ -220,7 +220,7 @@ scaling_row nvfp4_row(const char* name, bool mutant, const scaling_options& o) {
         device_buffer<std::uint32_t> key(std::vector<std::uint32_t>{std::uint32_t(tensor)}), amax(1);
         device_buffer<std::uint8_t> scales((data.size() + nvfp4_block - 1) / nvfp4_block);
         check(cudaMemset(amax.get(), 0, 4), "cudaMemset");
-        k::nvfp4_scales<F, nan_policy::propagate, Scale><<<64, 256>>>(x.get(), data.size(), key.get(), scales.get(), amax.get());
+        k::nvfp4_scales<F, nan_policy::propagate, Scale><<<8, 256>>>(x.get(), data.size(), key.get(), scales.get(), amax.get());
         check(cudaGetLastError(), "nvfp4_scales");
         check(cudaStreamSynchronize(0), "nvfp4_scales");
         if (amax_out) *amax_out = amax.download()[0];

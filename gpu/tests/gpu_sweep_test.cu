@@ -196,7 +196,7 @@ TEST(GpuSweep, BuiltinsPassBinary64KeyRanges) {
         EXPECT_TRUE(gpu::sweep<fc::sign_flip_branchless<binary64>>(o).passed());
         EXPECT_TRUE(gpu::sweep<fc::signed_key<binary64>>(o).passed());
     }
-    fc::sweep_options o;  // 2^34 keys: four launches
+    fc::sweep_options o;  // 2^34 keys: 64 launches of launch_keys
     o.range = fc::key_range{mid - 8 * w, mid + 8 * w};
     const fc::sweep_report r = gpu::sweep<fc::sign_flip_branchless<binary64>>(o);
     EXPECT_TRUE(r.passed());
@@ -205,7 +205,7 @@ TEST(GpuSweep, BuiltinsPassBinary64KeyRanges) {
 
 TEST(GpuSweep, Binary64FailuresInALaterLaunchMatchCpu) {
     FLIPCHECK_REQUIRE_DEVICE();
-    // 2^33 + 2^21 keys: three launches; the zeros (the failures) fall in the second.
+    // 2^33 + 2^21 keys: 33 launches; the zeros (the failures) fall in the middle one.
     const std::uint64_t mid = std::uint64_t(1) << 63, w = (std::uint64_t(1) << 32) + (std::uint64_t(1) << 20);
     fc::sweep_options o;
     o.range = fc::key_range{mid - w, mid + w};

@@ -135,41 +135,80 @@ __global__ void amax_block(const typename F::storage* x, const std::uint64_t* of
 // The scale kernels' shared loop: the maximum key of every block of `Block` elements of x[0, n)
 // and the tensor's, in one read of x. A group of G lanes holds a block (G = Block / elements per
 // 16-byte vector); its maximum is found with shuffles inside the group and handed to
-// `emit(block, key)` on the group's first lane; the tensor's maximum key goes into *tensor_amax.
-// Each lane issues `Unroll` independent 16-byte loads before it waits on any, and the grid should
-// be many waves of blocks (the bench launches 16 x SMs x 8): the kernel's registers fit fewer
-// blocks per SM than amax_grid's, and one grid-stride wave read at 0.78x the ceiling (H100,
-// bench/RESULTS.md). x must be 16-byte aligned; a last partial block is read one by one (missing
-// elements count as +0, amax's identity).
-template <class F, nan_policy P, int Block, int Unroll, class Emit>
+// `emit(block, key)`; the tensor's maximum key goes into *tensor_amax. The loop is amax_grid's (a
+// grid-stride loop, `Unroll` independent 16-byte loads issued before any is waited on, none
+// tested against n) for as long as every load of every lane of the warp is of a whole vector: the
+// test is on the warp's last lane, so a warp stays together for its shuffles. The rest is read one
+// vector per lane, with bounds (past n: +0, amax's identity). x must be 16-byte aligned.
+// Gather: the emit runs on the group's first lane, one group of the warp's at a time, so a costly
+// emit (NVFP4's division and e4m3fn rounding) ran 32 / G times a load; gathered, a round's
+// Unroll x 32 / G block maxima move to one lane each first and the emit runs once per 32 blocks:
+// NVFP4 0.77x -> 0.92x of the read ceiling on an H200 (on an H100, whose slower memory hid the
+// emit, 0.94x either way); MX's cheap emit is no faster gathered (bench/RESULTS.md, issue 31). The bench launches many waves of short blocks (16 x SMs x 8):
+// these kernels' registers fit fewer blocks per SM than amax_grid's, and SMs x 8 left a second,
+// partial wave; forcing amax_grid's occupancy (32 registers) measured slower.
+template <class F, nan_policy P, int Block, int Unroll, bool Gather, class Emit>
 __device__ __forceinline__ void block_maxima(const typename F::storage* __restrict__ x, std::size_t n,
                                              std::uint32_t* __restrict__ tensor_amax, Emit emit) {
-    constexpr int per_vec = 16 / int(sizeof(typename F::storage)), group = Block / per_vec;
+    constexpr int per_vec = 16 / int(sizeof(typename F::storage)), group = Block / per_vec, groups = 32 / group;
     static_assert(Block % per_vec == 0 && group <= 32 && 32 % group == 0, "a block is whole vectors inside a warp");
-    const std::size_t blocks = (n + Block - 1) / Block, vectors = blocks * group;
+    const std::size_t blocks = (n + Block - 1) / Block, vectors = blocks * group, whole = n / per_vec;
     const std::size_t tid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, threads = std::size_t(gridDim.x) * blockDim.x;
+    const unsigned lane = threadIdx.x % 32;
+    const uint4* __restrict__ body = reinterpret_cast<const uint4*>(x);
     std::uint32_t all = 0;
-    // Every lane of a warp runs the same number of rounds, so the shuffles see whole groups; in a
-    // round, load u of every lane of a warp is one stretch of consecutive vectors.
-    const std::size_t rounds = (vectors + Unroll * threads - 1) / (Unroll * threads);
-    for (std::size_t r = 0; r < rounds; ++r) {
+    auto key_of = [](const uint4& w) {
+        return fold_halves<F>(word_max<F, P>(word_max<F, P>(word_max<F, P>(word_max<F, P>(0u, w.x), w.y), w.z), w.w));
+    };
+    auto group_max = [&](std::uint32_t m) {
+#pragma unroll
+        for (int d = group / 2; d > 0; d /= 2) m = max(m, __shfl_xor_sync(0xffffffffu, m, d));
+        all = max(all, m);
+        return m;
+    };
+    // Vector v's key m (this lane's) joins its group's; the group's first lane emits the block's.
+    auto finish = [&](std::uint32_t m, std::size_t v) {
+        m = group_max(m);
+        if (lane % group == 0 && v < vectors) emit(v / group, m);
+    };
+    // A whole round: loads w of vectors v + u * threads. Gathered, the round's U x groups block
+    // maxima of the warp move to one lane each, so that the emit runs once a round per 32 blocks.
+    auto round = [&](const uint4 (&w)[Unroll], std::size_t v) {
+        if constexpr (!Gather) {
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) finish(key_of(w[u]), v + u * threads);
+        } else {
+            std::uint32_t m[Unroll];
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) m[u] = group_max(key_of(w[u]));
+            const std::size_t first = v - lane;  // the warp's first vector of load 0
+#pragma unroll
+            for (int pass = 0; pass < (Unroll * groups + 31) / 32; ++pass) {
+                const unsigned j = pass * 32 + lane, ju = j / groups, jg = j % groups;
+                std::uint32_t mine = 0;
+#pragma unroll
+                for (int u = 0; u < Unroll; ++u) {
+                    const std::uint32_t t = __shfl_sync(0xffffffffu, m[u], jg * group);
+                    if (ju == unsigned(u)) mine = t;
+                }
+                if (ju < unsigned(Unroll)) emit((first + ju * threads) / group + jg, mine);
+            }
+        }
+    };
+    auto whole_round = [&](std::size_t v) { return v - lane + 31 + std::size_t(Unroll - 1) * threads < whole; };
+    std::size_t v = tid;
+    for (; whole_round(v); v += Unroll * threads) {
         uint4 w[Unroll];
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const std::size_t first = ((r * Unroll + u) * threads + tid) * per_vec;
-            w[u] = first + per_vec <= n ? __ldg(reinterpret_cast<const uint4*>(x + first)) : make_uint4(0, 0, 0, 0);
-        }
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const std::size_t v = (r * Unroll + u) * threads + tid, first = v * per_vec;
-            std::uint32_t m = fold_halves<F>(word_max<F, P>(word_max<F, P>(word_max<F, P>(word_max<F, P>(0u, w[u].x), w[u].y), w[u].z), w[u].w));
-            if (first + per_vec > n)
-                for (std::size_t i = first; i < n; ++i) m = max(m, std::uint32_t(amax_key<F>(P, x[i])));
-#pragma unroll
-            for (int d = group / 2; d > 0; d /= 2) m = max(m, __shfl_xor_sync(0xffffffffu, m, d));
-            all = max(all, m);
-            if (threadIdx.x % group == 0 && v / group < blocks) emit(v / group, m);
-        }
+        for (int u = 0; u < Unroll; ++u) w[u] = __ldg(body + v + u * threads);
+        round(w, v);
+    }
+    for (; v - lane < vectors; v += threads) {
+        std::uint32_t m = 0;
+        if (v < whole) m = key_of(__ldg(body + v));
+        else
+            for (std::size_t i = v * per_vec; i < n && i < (v + 1) * per_vec; ++i) m = max(m, std::uint32_t(amax_key<F>(P, x[i])));
+        finish(m, v);
     }
     __shared__ std::uint32_t block_max;
     if (threadIdx.x == 0) block_max = 0;
@@ -186,7 +225,7 @@ template <class F, class E, nan_policy P, int Unroll = 4>
 __global__ void __launch_bounds__(256) mx_scales(const typename F::storage* __restrict__ x, std::size_t n,
                                                  std::uint8_t* __restrict__ scales, std::uint32_t* __restrict__ tensor_amax) {
     using S = typename F::storage;
-    block_maxima<F, P, mx_block, Unroll>(x, n, tensor_amax, [&](std::size_t b, std::uint32_t key) {
+    block_maxima<F, P, mx_block, Unroll, false>(x, n, tensor_amax, [&](std::size_t b, std::uint32_t key) {
         scales[b] = mx_scale_bits<E>(bit_cast<std::uint32_t>(float(F::to_value(S(key)))));
     });
 }
@@ -204,7 +243,7 @@ __global__ void __launch_bounds__(256) nvfp4_scales(const typename F::storage* _
                                                     std::uint8_t* __restrict__ scales, std::uint32_t* __restrict__ amax_out) {
     using S = typename F::storage;
     const float global = ::flipcheck::tensor_scale(nvfp4_max, float(F::to_value(S(*tensor_amax_key))));  // the built-in
-    block_maxima<F, P, nvfp4_block, Unroll>(x, n, amax_out, [&](std::size_t b, std::uint32_t key) {
+    block_maxima<F, P, nvfp4_block, Unroll, true>(x, n, amax_out, [&](std::size_t b, std::uint32_t key) {
         scales[b] = Scale::block_scale(float(F::to_value(S(key))), global);
     });
 }

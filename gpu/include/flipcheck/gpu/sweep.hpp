@@ -35,8 +35,9 @@
 namespace flipcheck::gpu {
 
 // The binary64 sampled domain: the CPU's sample (sampled.hpp) plus random_keys stratified random
-// keys, zero or a power of two, at most 2^63. 2^34 by default: about 70 ms per mapping on an
-// H100, which keeps the whole main job within a second (2^35 took it to 1.03 s).
+// keys, zero or a power of two, at most 2^63. 2^34 by default: about 60-70 ms per mapping on an
+// H100 or H200, which keeps the whole main job within a second; 2^35 took it to 1.18-1.20 s on an
+// H200 (bench/RESULTS.md, issue 31).
 struct sampled_params {
     sample_params sample{};
     std::uint64_t random_keys = std::uint64_t(1) << 34;

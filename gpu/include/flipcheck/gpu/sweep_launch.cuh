@@ -53,7 +53,13 @@ using clock_type = std::chrono::steady_clock;
 
 
 inline constexpr unsigned hint_capacity = 4096;
-inline constexpr std::uint64_t max_launch = std::uint64_t(1) << 32;  // the kernels count iterations in 32 bits
+// Keys per launch of format F: about a millisecond of an H100 (2^30 32-bit keys, 2^28 64-bit ones).
+// A launch holds every SM until it ends (one wave of blocks that loop), so the kernels of other
+// host threads (the main job's reducers and scaling path, on per-thread streams) wait for its end:
+// 2^32 binary64 keys a launch made each of their steps wait up to 17 ms, and their chains of small
+// launches took most of the GPU main job's wall (bench/RESULTS.md, issue 31).
+template <class F>
+inline constexpr std::uint64_t launch_keys = std::uint64_t(1) << (F::width == 64 ? 28 : 30);  // the kernels count iterations in 32 bits
 
 inline std::string hex(std::uint64_t v) {
     char buf[24];
@@ -67,7 +73,7 @@ public:
     ~event() { cudaEventDestroy(e_); }
     event(const event&) = delete;
     event& operator=(const event&) = delete;
-    void record() { FLIPCHECK_GPU_CHECK(cudaEventRecord(e_)); }
+    void record(cudaStream_t s) { FLIPCHECK_GPU_CHECK(cudaEventRecord(e_, s)); }
     static double seconds(const event& a, const event& b) {
         FLIPCHECK_GPU_CHECK(cudaEventSynchronize(b.e_));
         float ms = 0;
@@ -79,14 +85,38 @@ private:
     cudaEvent_t e_{};
 };
 
-// Blocks for one full wave of `kernel` at block_threads, capped by the work there is.
+// The stream a sweep's launches go on: the device's highest priority. A sweep launch holds every
+// SM until it ends, and the GPU main job's mappings are its critical path while the reducers' and
+// the scaling path's small kernels run beside them from other host threads (their per-thread
+// streams, default priority): at equal priority those filled the SMs ahead of the sweep's next
+// launch. Buffers and copies stay on the calling thread's stream; the runner waits for that
+// stream before it launches on this one, so what was allocated and copied there is complete.
+class priority_stream {
+public:
+    priority_stream() {
+        int least = 0, greatest = 0;
+        FLIPCHECK_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        FLIPCHECK_GPU_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
+    }
+    ~priority_stream() { cudaStreamDestroy(s_); }
+    priority_stream(const priority_stream&) = delete;
+    priority_stream& operator=(const priority_stream&) = delete;
+    operator cudaStream_t() const { return s_; }
+    // Work the calling thread issued on its own stream before now is complete.
+    static void after_own_stream() { FLIPCHECK_GPU_CHECK(cudaStreamSynchronize(cudaStreamPerThread)); }
+
+private:
+    cudaStream_t s_{};
+};
+
+// Blocks for `waves` full waves of `kernel` at block_threads, capped by the work there is.
 template <class Kernel>
-unsigned grid_for(Kernel kernel, std::uint64_t blocks_of_work) {
+unsigned grid_for(Kernel kernel, std::uint64_t blocks_of_work, unsigned waves = 1) {
     int device = 0, sms = 0, per_sm = 0;
     FLIPCHECK_GPU_CHECK(cudaGetDevice(&device));
     FLIPCHECK_GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     FLIPCHECK_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, dev::block_threads, 0));
-    const std::uint64_t wave = std::uint64_t(sms) * std::uint64_t(std::max(per_sm, 1));
+    const std::uint64_t wave = std::uint64_t(sms) * std::uint64_t(std::max(per_sm, 1)) * waves;
     return unsigned(std::max<std::uint64_t>(1, std::min(wave, blocks_of_work)));
 }
 
@@ -123,6 +153,7 @@ public:
         : laws_(laws), limit_(limit), stop_early_(stop_early), unit_(unit), timing_(timing),
           totals_(1, uninitialized), items_(hint_capacity, uninitialized), index_(hint_capacity, uninitialized) {
         if (stop_early_ && limit_ == 0) stop_at_ = 0;  // the CPU checks nothing either
+        priority_stream::after_own_stream();  // the buffers above, and a caller's key list
     }
 
     std::uint64_t done() const { return done_; }
@@ -136,17 +167,20 @@ public:
     void launch(const Src& src, std::uint64_t n, HostKey host_key) {
         if (stop_at_) n = std::min(n, *stop_at_ - done_);
         if (n == 0) return;
-        FLIPCHECK_GPU_CHECK(cudaMemset(totals_.get(), 0, sizeof(dev::totals)));
+        FLIPCHECK_GPU_CHECK(cudaMemsetAsync(totals_.get(), 0, sizeof(dev::totals), stream_));
         const dev::hint_buffer hint{items_.get(), index_.get(), hint_capacity};
         auto kernel = dev::sweep_kernel<M, Src>;
         const std::uint64_t groups = n / Src::unroll + 1;
-        const unsigned grid = grid_for(kernel, (groups + dev::block_threads - 1) / dev::block_threads);
+        // Eight waves of blocks, not one that loops: with other kernels on some SMs (the main
+        // job's reducers and scaling path), one wave's blocks that did not fit ran as a second
+        // wave of the whole launch's length; smaller blocks fill the SMs as they free up.
+        const unsigned grid = grid_for(kernel, (groups + dev::block_threads - 1) / dev::block_threads, 8);
         // The filter does not cover the format's last key (it has no successor): check it exactly.
         const std::uint64_t n_fast = host_key(n - 1) == F::all_ones ? n - 1 : n;
-        start_.record();
-        kernel<<<grid, dev::block_threads>>>(src, n, n_fast, laws_, totals_.get(), hint);
+        start_.record(stream_);
+        kernel<<<grid, dev::block_threads, 0, stream_>>>(src, n, n_fast, laws_, totals_.get(), hint);
         FLIPCHECK_GPU_CHECK(cudaGetLastError());
-        stop_.record();
+        stop_.record(stream_);
         timing_.kernel_seconds += event::seconds(start_, stop_);
         ++timing_.launches;
         dev::totals t{};
@@ -226,12 +260,13 @@ private:
     void from_census(const Src& src, std::uint64_t n, const tally& launch_counts, HostKey host_key) {
         const std::uint64_t n_tiles = (n + dev::tile_keys - 1) / dev::tile_keys;
         tiles_.reserve(n_tiles);
+        priority_stream::after_own_stream();
         auto kernel = dev::census_kernel<M, Src>;
         const unsigned grid = grid_for(kernel, (n_tiles + 7) / 8);
-        start_.record();
-        kernel<<<grid, dev::block_threads>>>(src, n, laws_, tiles_.get());
+        start_.record(stream_);
+        kernel<<<grid, dev::block_threads, 0, stream_>>>(src, n, laws_, tiles_.get());
         FLIPCHECK_GPU_CHECK(cudaGetLastError());
-        stop_.record();
+        stop_.record(stream_);
         timing_.kernel_seconds += event::seconds(start_, stop_);
         ++timing_.census_launches;
         std::vector<dev::tile_tally> tiles(n_tiles);
@@ -274,6 +309,7 @@ private:
         finish_launch(n);
     }
 
+    priority_stream stream_;
     law_set laws_;
     std::size_t limit_;
     bool stop_early_;
@@ -380,7 +416,7 @@ sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_
         runner<M> run(o.laws, o.limit, stop_early, flipcheck::detail::chunk_size_for(r), timing);
         while (!run.stopped() && run.done() < r.size() && !stop_requested(o)) {
             const std::uint64_t base = r.begin + run.done();
-            run.launch(dev::range_keys<S>{base}, std::min(max_launch, r.size() - run.done()),
+            run.launch(dev::range_keys<S>{base}, std::min(launch_keys<F>, r.size() - run.done()),
                        [base](std::uint64_t i) { return S(base + i); });
             progress(run.done(), r.size());
         }
@@ -399,14 +435,14 @@ sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_
         runner<M> run(o.laws, o.limit, stop_early, sampled_chunk, timing);
         while (!run.stopped() && run.done() < listed && !stop_requested(o)) {
             const std::uint64_t base = run.done();
-            run.launch(dev::list_keys<S>{keys.device() + lo + base}, std::min(max_launch, listed - base),
+            run.launch(dev::list_keys<S>{keys.device() + lo + base}, std::min(launch_keys<F>, listed - base),
                        [&, base](std::uint64_t i) { return keys.at(lo + base + i); });
             progress(run.done(), total);
         }
         const int shift = p.random_keys ? 64 - std::countr_zero(p.random_keys) : 1;
         while (!run.stopped() && run.done() < total && !stop_requested(o)) {
             const dev::stratified_keys src{p.sample.seed, random_part.begin + (run.done() - listed), shift};
-            run.launch(src, std::min(max_launch, total - run.done()), [src](std::uint64_t i) { return src.key(i); });
+            run.launch(src, std::min(launch_keys<F>, total - run.done()), [src](std::uint64_t i) { return src.key(i); });
             progress(run.done(), total);
         }
         fill(rep, run, o, total);
