@@ -82,7 +82,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     auto* mutants = app.add_subcommand("mutants", "run the mutant zoo: every known-wrong subject must be killed");
     mutants->add_option("--device", out.mutants_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     mutants->add_option("--json", out.mutants_json, "also write the kill table as JSON to FILE");
-    mutants->add_flag("--markdown", out.markdown, "print the kill table as Markdown (for the README)");
+    mutants->add_flag("--markdown", out.markdown, "print the kill table as Markdown (for docs/mutants.md)");
 
     auto* codes = app.add_subcommand("codes", "print every code of a format of 16 bits or fewer: the value and class the oracle decodes it to");
     codes->add_option("--format", out.codes_format, "a format (see `flipcheck list`)")->required()->check(CLI::IsMember(names.formats));
@@ -91,7 +91,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     auto* check = app.add_subcommand("check", "check your own code: a shared library made with FLIPCHECK_EXPORT_SUBJECTS (--plugin), "
                                               "or a compute shader through Vulkan (--shader)");
     check->add_option("--plugin", out.check.plugin, "the shared library (FILE.so)");
-    check->add_option("--shader", out.check.shader, "an HLSL (.hlsl) or GLSL (.comp, .glsl) compute shader under flipcheck's convention (README)");
+    check->add_option("--shader", out.check.shader, "an HLSL (.hlsl) or GLSL (.comp, .glsl) compute shader under flipcheck's convention (docs/shaders.md)");
     check->add_option("--entry", out.check.entry, "the shader's entry point (default main)");
     check->add_option("--op", out.check.op, "a reducer shader: max or min");
     check->add_option("--policy", out.check.policy, "a reducer shader: what it declares, e.g. nan=propagate,zero=ordered");

@@ -315,7 +315,7 @@ int run_check(const check_args& a) {
     if (a.device == "gpu")
         throw input_error("a plug-in's subjects run in the library on the host (a reducer that launches your kernel "
                           "does so itself); GPU checks of an atomic strategy or a mapping are FLIPCHECK_GPU_CHECK_ATOMIC "
-                          "and FLIPCHECK_GPU_CHECK_MAPPING in a .cu test (README, \"Plug in your code\")");
+                          "and FLIPCHECK_GPU_CHECK_MAPPING in a .cu test (docs/plug-in.md)");
     // Load and validate everything before running anything.
     const plugin::library lib(a.plugin);
     std::vector<const flipcheck_subject_v2*> chosen;

@@ -309,7 +309,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     }
     if (!findings.empty())
         fmt::print("\nexpected failures: the seeds' keys on formats that are not IEEE-shaped (unsigned, one NaN, or\n"
-                   "unused container bits), each with its smallest counterexample (README, \"Low-precision formats\"):\n");
+                   "unused container bits), each with its smallest counterexample (docs/formats.md):\n");
     for (const auto& r : findings) {
         fmt::print("\n{}", render_summary(r));
         // The most telling law first (the order broken, then a key that does not come back), its

@@ -127,7 +127,7 @@ if(EXISTS ${flipcheck})
   must_run(2 "a format the subject does not declare" ${flipcheck} check --plugin ${WORK}/build/libplugin.so --subject float_key --format binary16)
 endif()
 
-# The command line on the examples' shaders (README, "Your own shader").
+# The command line on the examples' shaders (docs/shaders.md, "Your own shader").
 file(GLOB icds /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json)
 if(EXISTS ${flipcheck} AND icds)
   must_run(0 "flipcheck list" ${flipcheck} list)

@@ -1,4 +1,4 @@
-// A user's shader under flipcheck's reducer convention (README, "Your own shader"): the max of
+// A user's shader under flipcheck's reducer convention (docs/shaders.md, "Your own shader"): the max of
 // each workgroup's floats through groupshared InterlockedMax on order-preserving keys, NaN
 // propagated (a NaN's sign is cleared, so its key tops +inf's). Checked with
 //   flipcheck check --shader max_keys.hlsl --op max --format binary32 --policy nan=propagate

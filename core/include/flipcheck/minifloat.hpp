@@ -16,7 +16,7 @@
 // bits). The decoding is checked for every code against CUDA's cuda_fp8.h/cuda_fp6.h/cuda_fp4.h
 // conversions (core/tests/minifloat_test.cpp) and, on the lent GPU, against PyTorch and ml_dtypes.
 //
-// Choices the encodings leave open, made here once (README, "Low-precision formats"):
+// Choices the encodings leave open, made here once (docs/formats.md):
 //   - The fnuz formats' one NaN is 0x80, the pattern IEEE would read as -0: its sign bit is set,
 //     so it decodes to a negative NaN and IEEE totalOrder (defined on the sign bit for NaNs)
 //     places it below every number. A key may place it at the top instead (format_key's

@@ -1,13 +1,13 @@
 // The registry: every format, mapping, reducer and mutant flipcheck knows, each on one line with
 // its metadata, in type lists that every driver iterates (the main job, `sweep`, `list`,
 // `mutants`, the RapidCheck suites, the fuzz targets, the GPU kernels' instantiations and the
-// README's kill table). Nothing else enumerates them.
+// kill table of docs/mutants.md). Nothing else enumerates them.
 //
 // Adding an entry is its definition plus one line here. Each line carries a stable one-byte id,
 // unique within its list, that fuzz inputs decode: ids are appended, never reused or renumbered,
 // so a corpus file keeps its meaning when entries are added. A removed entry's id stays retired.
 //
-// The vocabulary (README, "Glossary"):
+// The vocabulary (docs/architecture.md, "Glossary"):
 //   format    a binary encoding (format.hpp), described as data: infinities, NaN encoding, -0, sign.
 //   mapping   a bijection from a format's bits to unsigned keys meant to sort like totalOrder.
 //   reducer   code that reduces an array to its max/min (a value reducer) or the index of it (an arg
@@ -135,7 +135,7 @@ constexpr std::string_view to_string(kind k) noexcept {
     return names[std::size_t(k)];
 }
 
-// An entry's metadata at run time, for listings, reports and the README.
+// An entry's metadata at run time, for listings, reports and the docs.
 struct about {
     std::uint8_t id;
     std::string_view name;
