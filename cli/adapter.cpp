@@ -2,6 +2,7 @@
 // the classifiers will ask about (the battery, the random arrays, their reversals, the sort
 // battery), in every format the audit takes; each answer is looked up by its input.
 #include "adapter.hpp"
+#include "shell_quote.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 
@@ -39,7 +41,6 @@ fs::path adapter_dir() {
     return FLIPCHECK_SOURCE_ADAPTERS;
 }
 
-std::string hex(word w) { return fmt::format("0x{:x}", w); }
 word parse_hex(const nlohmann::json& j, const std::string& where) {
     if (!j.is_string()) throw input_error(where + ": a bit pattern must be a hex string like \"0x3f800000\"");
     return parse_number(j.get<std::string>(), where + ": the bit pattern");
@@ -173,12 +174,6 @@ adapter_result read_answers(const fs::path& path, const std::map<std::string, ca
     return r;
 }
 
-std::string shell_quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
 }  // namespace
 
 std::vector<std::string> adapter_commands(const audit_options& o, backend b) {
@@ -224,7 +219,7 @@ adapter_result run_adapter(const std::string& command, std::size_t randoms, bool
             if (e.uses & for_sort) uses.push_back("sort");
             text += fmt::format("{}{{\"id\": {}, \"format\": {}, \"uses\": {}, \"bits\": [", &e == by_id.data() ? "" : ", ", e.id,
                                 nlohmann::json(*e.format).dump(), uses.dump());
-            for (std::size_t k = 0; k < e.xs->size(); ++k) fmt::format_to(std::back_inserter(text), "{}\"{}\"", k ? ", " : "", hex((*e.xs)[k]));
+            for (std::size_t k = 0; k < e.xs->size(); ++k) fmt::format_to(std::back_inserter(text), "{}\"{}\"", k ? ", " : "", hex((*e.xs)[k], 0));
             text += "]}";
         }
         text += "]}\n";

@@ -24,6 +24,7 @@
 #include "flipcheck/number.hpp"
 #include "flipcheck/mapping.hpp"
 #include "render.hpp"
+#include "shell_quote.hpp"
 #include "gpu_backend.hpp"  // CUB, Thrust device, CUDA's fmaxf, the device's NaNs
 
 #if FLIPCHECK_HAVE_THRUST
@@ -195,7 +196,6 @@ audit::sort_verdict classify(const audit::sort_subject& s, bool device, std::siz
     return v;
 }
 
-std::string quote(const std::string& s) { return "'" + s + "'"; }
 // A Markdown table cell: "<double>" would read as an HTML tag and vanish.
 std::string cell(std::string s) {
     for (std::size_t at = 0; (at = s.find('<', at)) != std::string::npos; at += 4) s.replace(at, 1, "&lt;");
@@ -227,7 +227,7 @@ std::string render(const audit::sort_subject& s, const audit::sort_observation& 
     return fmt::format("{}: {} -> {}", o.what, render_input(s.format, o.xs), out);
 }
 std::string replay(const std::string& name, const std::string& options, const std::string& what) {
-    return fmt::format("flipcheck audit --subject {} --case {}{}", quote(name), quote(what), options.empty() ? "" : " " + options);
+    return fmt::format("flipcheck audit --subject {} --case {}{}", shell_quote(name), shell_quote(what), options.empty() ? "" : " " + options);
 }
 
 // One question's line: the answer, and for each answer it is not, the smallest input that shows it.

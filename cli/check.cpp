@@ -4,6 +4,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
+#include "shell_quote.hpp"
 #include "stop.hpp"
 
 #include <fcntl.h>
@@ -26,13 +27,6 @@
 #include "flipcheck/scaling_check.hpp"
 
 namespace flipcheck::cli {
-
-std::string quote(const std::string& s) {
-    if (s.find_first_of(" '\"\\$`") == std::string::npos) return s;
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 std::string read_text(const std::string& option, const std::string& path) {
     std::error_code ec;

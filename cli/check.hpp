@@ -20,8 +20,6 @@ struct check_args {
     bool mapping = false;
 };
 
-// A word for a repro command line, quoted for the shell where it needs it.
-std::string quote(const std::string& s);
 // The text of the file an option names; input_error where it is not a readable file.
 std::string read_text(const std::string& option, const std::string& path);
 

@@ -13,6 +13,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
+#include "shell_quote.hpp"
 #include "stop.hpp"
 #include "flipcheck/describe.hpp"
 #include "flipcheck/error.hpp"

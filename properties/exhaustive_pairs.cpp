@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "flipcheck/describe.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/mutants.hpp"
 #include "flipcheck/reducer.hpp"
@@ -107,12 +108,6 @@ void row(std::uint16_t a, findings& out) {
     }
 }
 
-std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%04llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 // Returns the number of disagreeing (pair, policy, op) checks.
 template <fc::mapping M>
 std::uint64_t check(unsigned threads, bool zero_equal, bool stop_early) {
@@ -138,8 +133,8 @@ std::uint64_t check(unsigned threads, bool zero_equal, bool stop_early) {
     for (const failure& f : out.first)
         std::printf("  %s under nan=%s zero=%s of {%s, %s}: expected %s, got %s\n", std::string(fc::to_string(f.op)).c_str(),
                     std::string(fc::to_string(f.p.nan)).c_str(), std::string(fc::to_string(f.p.zero)).c_str(),
-                    hex(f.a).c_str(), hex(f.b).c_str(), f.c.expected_empty ? "none" : hex(f.c.expected).c_str(),
-                    f.c.actual_empty ? "none" : hex(f.c.actual).c_str());
+                    fc::hex(f.a, 16).c_str(), fc::hex(f.b, 16).c_str(), f.c.expected_empty ? "none" : fc::hex(f.c.expected, 16).c_str(),
+                    f.c.actual_empty ? "none" : fc::hex(f.c.actual, 16).c_str());
     return out.count.load();
 }
 

@@ -1,12 +1,34 @@
 // The command's contract: verdicts, counterexample reports, and exit code 2 for bad input.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "../shell_quote.hpp"
 #include "run_command.hpp"
 
 using flipcheck::test::run_flipcheck;
+
+// Every repro line and adapter command goes through these two: a word comes back from a real shell
+// unchanged, and a plain word stays unquoted so that repro lines read well.
+TEST(cli, words_for_the_shell_come_back_unchanged) {
+    using flipcheck::cli::quote;
+    using flipcheck::cli::shell_quote;
+    EXPECT_EQ(quote("./libmy_subjects.so"), "./libmy_subjects.so");
+    EXPECT_EQ(quote("my lib.so"), "'my lib.so'");
+    EXPECT_EQ(shell_quote("x"), "'x'");
+    for (const std::string word : {"it's", "a b", "$HOME", "`id`", "back\\slash", "\"q\"", "''", "-n"}) {
+        for (const std::string& q : {quote(word), shell_quote(word)}) {
+            FILE* p = popen(("printf '%s' " + q).c_str(), "r");
+            ASSERT_NE(p, nullptr);
+            std::string out;
+            for (int c; (c = std::fgetc(p)) != EOF;) out += char(c);
+            pclose(p);
+            EXPECT_EQ(out, word) << "quoted as " << q;
+        }
+    }
+}
 
 TEST(cli, a_built_in_16_bit_sweep_passes) {
     const auto r = run_flipcheck("sweep --format binary16 --mapping sign_flip --device cpu");

@@ -51,8 +51,8 @@ std::vector<std::string> compare_reports(const sweep_report& g, const sweep_repo
         if (a == b) continue;
         ++shown;
         auto show = [](const counterexample& x) {
-            return std::string(to_string(x.law)) + " key " + detail::hex(x.key) + " bits " + detail::hex(x.bits) + " other " +
-                   detail::hex(x.other) + " expected " + detail::hex(x.expected) + " actual " + detail::hex(x.actual);
+            return std::string(to_string(x.law)) + " key " + hex(x.key, 0) + " bits " + hex(x.bits, 0) + " other " +
+                   hex(x.other, 0) + " expected " + hex(x.expected, 0) + " actual " + hex(x.actual, 0);
         };
         d.push_back("counterexample " + std::to_string(i) + ": gpu " + show(a) + "; cpu " + show(b));
     }

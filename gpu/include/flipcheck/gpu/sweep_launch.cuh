@@ -38,6 +38,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 
+#include "flipcheck/describe.hpp"
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/detail/device_probe.hpp"
@@ -61,11 +62,6 @@ inline constexpr unsigned hint_capacity = 4096;
 template <class F>
 inline constexpr std::uint64_t launch_keys = std::uint64_t(1) << (F::width == 64 ? 28 : 30);  // the kernels count iterations in 32 bits
 
-inline std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 class event {
 public:
@@ -219,8 +215,8 @@ private:
     void finish_launch(std::uint64_t n) { done_ = stop_at_ && *stop_at_ < done_ + n ? *stop_at_ : done_ + n; }
 
     [[noreturn]] static void disagree(S k, law_set device, law_set host) {
-        throw std::runtime_error("GPU and CPU disagree at key " + hex(k) + ": device failure mask " + hex(device) +
-                                 ", host " + hex(host) + " (is flush-to-zero on?)");
+        throw std::runtime_error("GPU and CPU disagree at key " + hex(k, 0) + ": device failure mask " + hex(device, 0) +
+                                 ", host " + hex(host, 0) + " (is flush-to-zero on?)");
     }
 
     // Every failure of the launch is in the hint buffer.
@@ -243,7 +239,7 @@ private:
             for (; j < failures && index[order[j]] == i; ++j) {
                 const counterexample& c = items[order[j]];
                 if (c.key != k || !(c == mapping_laws<M>::explain(c.law, k)))
-                    throw std::runtime_error("GPU and CPU explain key " + hex(k) + " differently");
+                    throw std::runtime_error("GPU and CPU explain key " + hex(k, 0) + " differently");
                 f |= law_bit(c.law);
             }
             const law_set host = mapping_laws<M>::failures(k) & laws_;
@@ -302,7 +298,7 @@ private:
                 on_key(done_ + i, k, f);
             }
             if (i == e && !(recheck == here))
-                throw std::runtime_error("GPU and CPU disagree in the tile of keys from " + hex(host_key(b)) +
+                throw std::runtime_error("GPU and CPU disagree in the tile of keys from " + hex(host_key(b), 0) +
                                          ": device counts " + std::to_string(here.failing_keys) + " failing keys, host " +
                                          std::to_string(recheck.failing_keys));
         }
