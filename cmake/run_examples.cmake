@@ -86,6 +86,11 @@ must_run(0 "replaying a case the whole-byte key survives" ${WORK}/build/known_wr
 unset(ENV{FLIPCHECK_CASE})
 set(ENV{FLIPCHECK_KEY} "0x00000000")
 must_run(1 "replaying KeySignOnly's key" ${WORK}/build/known_wrong_test --gtest_filter=KeySignOnly.replay)
+# A key is read as `flipcheck sweep --key` reads it: decimal or 0x-hex, "08" is eight, never octal.
+set(ENV{FLIPCHECK_KEY} "08")
+must_run(0 "replaying a decimal key with a leading zero" ${WORK}/build/mapping_test --gtest_filter=FloatKey.replay)
+set(ENV{FLIPCHECK_KEY} "-1")
+must_run(1 "refusing a negative key" ${WORK}/build/mapping_test --gtest_filter=FloatKey.replay)
 unset(ENV{FLIPCHECK_KEY})
 
 # The command line on the plug-in libraries.

@@ -33,7 +33,6 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -45,6 +44,7 @@
 #include "flipcheck/describe.hpp"
 #include "flipcheck/exhaustive.hpp"
 #include "flipcheck/law.hpp"
+#include "flipcheck/number.hpp"
 #include "flipcheck/rapidcheck/generators.hpp"
 #include "flipcheck/sampled.hpp"
 #include "flipcheck/scaling_check.hpp"
@@ -133,12 +133,11 @@ void mapping_replay() {
     using F = typename M::format;
     const char* key = std::getenv("FLIPCHECK_KEY");
     if (!key) GTEST_SKIP() << "set FLIPCHECK_KEY=<key in hex> to check every law at that key";
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long k = std::strtoull(key, &end, 0);
-    ASSERT_TRUE(errno == 0 && end && *end == 0 && *key && *key != '-' && k <= std::uint64_t(F::all_ones))
-        << "FLIPCHECK_KEY='" << key << "' is not a key of " << F::name << " (expected e.g. 0x"
-        << std::hex << std::uint64_t(F::one) << ")";
+    // number.hpp's parser, as for `flipcheck sweep --key`: decimal or 0x-hex, never octal.
+    std::uint64_t k = 0;
+    ASSERT_TRUE(read_number(key, std::uint64_t(F::all_ones), k))
+        << "FLIPCHECK_KEY='" << key << "' is not a key of " << F::name << ": decimal or 0x-hex up to "
+        << hex(F::all_ones, F::width) << " (e.g. " << hex(F::one, F::width) << ")";
     const sweep_report r = check_mapping_key<M>(typename F::storage(k));
     ASSERT_TRUE(r.passed()) << mapping_text<M>(r);
 }
