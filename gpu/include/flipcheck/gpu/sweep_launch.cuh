@@ -69,7 +69,7 @@ public:
     ~event() { cudaEventDestroy(e_); }
     event(const event&) = delete;
     event& operator=(const event&) = delete;
-    void record(cudaStream_t s) { FLIPCHECK_GPU_CHECK(cudaEventRecord(e_, s)); }
+    void record() { FLIPCHECK_GPU_CHECK(cudaEventRecord(e_)); }
     static double seconds(const event& a, const event& b) {
         FLIPCHECK_GPU_CHECK(cudaEventSynchronize(b.e_));
         float ms = 0;
@@ -79,30 +79,6 @@ public:
 
 private:
     cudaEvent_t e_{};
-};
-
-// The stream a sweep's launches go on: the device's highest priority. A sweep launch holds every
-// SM until it ends, and the GPU main job's mappings are its critical path while the reducers' and
-// the scaling path's small kernels run beside them from other host threads (their per-thread
-// streams, default priority): at equal priority those filled the SMs ahead of the sweep's next
-// launch. Buffers and copies stay on the calling thread's stream; the runner waits for that
-// stream before it launches on this one, so what was allocated and copied there is complete.
-class priority_stream {
-public:
-    priority_stream() {
-        int least = 0, greatest = 0;
-        FLIPCHECK_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-        FLIPCHECK_GPU_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
-    }
-    ~priority_stream() { cudaStreamDestroy(s_); }
-    priority_stream(const priority_stream&) = delete;
-    priority_stream& operator=(const priority_stream&) = delete;
-    operator cudaStream_t() const { return s_; }
-    // Work the calling thread issued on its own stream before now is complete.
-    static void after_own_stream() { FLIPCHECK_GPU_CHECK(cudaStreamSynchronize(cudaStreamPerThread)); }
-
-private:
-    cudaStream_t s_{};
 };
 
 // Blocks for `waves` full waves of `kernel` at block_threads, capped by the work there is.
@@ -149,7 +125,6 @@ public:
         : laws_(laws), limit_(limit), stop_early_(stop_early), unit_(unit), timing_(timing),
           totals_(1, uninitialized), items_(hint_capacity, uninitialized), index_(hint_capacity, uninitialized) {
         if (stop_early_ && limit_ == 0) stop_at_ = 0;  // the CPU checks nothing either
-        priority_stream::after_own_stream();  // the buffers above, and a caller's key list
     }
 
     std::uint64_t done() const { return done_; }
@@ -163,7 +138,7 @@ public:
     void launch(const Src& src, std::uint64_t n, HostKey host_key) {
         if (stop_at_) n = std::min(n, *stop_at_ - done_);
         if (n == 0) return;
-        FLIPCHECK_GPU_CHECK(cudaMemsetAsync(totals_.get(), 0, sizeof(dev::totals), stream_));
+        FLIPCHECK_GPU_CHECK(cudaMemset(totals_.get(), 0, sizeof(dev::totals)));
         const dev::hint_buffer hint{items_.get(), index_.get(), hint_capacity};
         auto kernel = dev::sweep_kernel<M, Src>;
         const std::uint64_t groups = n / Src::unroll + 1;
@@ -173,10 +148,10 @@ public:
         const unsigned grid = grid_for(kernel, (groups + dev::block_threads - 1) / dev::block_threads, 8);
         // The filter does not cover the format's last key (it has no successor): check it exactly.
         const std::uint64_t n_fast = host_key(n - 1) == F::all_ones ? n - 1 : n;
-        start_.record(stream_);
-        kernel<<<grid, dev::block_threads, 0, stream_>>>(src, n, n_fast, laws_, totals_.get(), hint);
+        start_.record();
+        kernel<<<grid, dev::block_threads>>>(src, n, n_fast, laws_, totals_.get(), hint);
         FLIPCHECK_GPU_CHECK(cudaGetLastError());
-        stop_.record(stream_);
+        stop_.record();
         timing_.kernel_seconds += event::seconds(start_, stop_);
         ++timing_.launches;
         dev::totals t{};
@@ -256,13 +231,12 @@ private:
     void from_census(const Src& src, std::uint64_t n, const tally& launch_counts, HostKey host_key) {
         const std::uint64_t n_tiles = (n + dev::tile_keys - 1) / dev::tile_keys;
         tiles_.reserve(n_tiles);
-        priority_stream::after_own_stream();
         auto kernel = dev::census_kernel<M, Src>;
         const unsigned grid = grid_for(kernel, (n_tiles + 7) / 8);
-        start_.record(stream_);
-        kernel<<<grid, dev::block_threads, 0, stream_>>>(src, n, laws_, tiles_.get());
+        start_.record();
+        kernel<<<grid, dev::block_threads>>>(src, n, laws_, tiles_.get());
         FLIPCHECK_GPU_CHECK(cudaGetLastError());
-        stop_.record(stream_);
+        stop_.record();
         timing_.kernel_seconds += event::seconds(start_, stop_);
         ++timing_.census_launches;
         std::vector<dev::tile_tally> tiles(n_tiles);
@@ -305,7 +279,6 @@ private:
         finish_launch(n);
     }
 
-    priority_stream stream_;
     law_set laws_;
     std::size_t limit_;
     bool stop_early_;
