@@ -1,4 +1,4 @@
-// What the interleaved_steps stage (check.hpp, interleaving.hpp) costs an atomic strategy's check,
+// What the interleaved_steps stage (check/reducers.hpp, check/interleaving.hpp) costs an atomic strategy's check,
 // against the other four stages of the same check in the same run, and how soon it catches a
 // compare-and-swap loop that loses an update (which the other stages pass):
 //   atomic_steps_bench [--repeats N]      (median of N runs of each, default 5)
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace fc = flipcheck;
 

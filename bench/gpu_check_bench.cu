@@ -1,5 +1,5 @@
 // The plug-in checks' speed on the GPU: a user's atomic strategy (flipcheck's own mapped keys and
-// packed argmax stand in) through every stage of check.hpp on real atomics, in each launch shape,
+// packed argmax stand in) through every stage of check/reducers.hpp on real atomics, in each launch shape,
 // against the same check replayed on the CPU in the same run. Prints cases/s (median of
 // --repeats runs) and the ratio. The issue's floor: 2000 cases/s on the GPU.
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "flipcheck/gpu/check.cuh"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace fc = flipcheck;
 namespace gpu = flipcheck::gpu;

@@ -1,8 +1,8 @@
 // How reliably the plug-in checks kill the zoo: every reducer and atomic mutant (registry
 // reducer_mutants, each on every format and operation it exists on; array_mutants), through the
-// public plug-in path (check.hpp's subjects), per seed:
+// public plug-in path (check/reducers.hpp's subjects), per seed:
 //   battery   the edge battery alone (seed-independent: it kills a mutant in 100 of 100 or 0);
-//   random    check.hpp's random_arrays stage alone, default settings, seeds 1..N;
+//   random    check/reducers.hpp's random_arrays stage alone, default settings, seeds 1..N;
 //   rc        the RapidCheck stage of flipcheck/rapidcheck.hpp alone (100 cases), seeds 1..N;
 //   plug-in   the stages in the order the macros run them: battery, then RapidCheck.
 // A mutant counts as killed in a seed when any of its instances fails. Prints a Markdown table.
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "testing.hpp"  // properties/: run_quietly, to run a property with a chosen seed
 
 namespace fc = flipcheck;

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/exhaustive.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/catalog/byte_reducers.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace fc = flipcheck;
 

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace fc = flipcheck;
 using M = fc::key_mapping<fc::binary32>;  // the key the reducers use (its name is printed)

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace fc = flipcheck;
 

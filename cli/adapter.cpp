@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "flipcheck/describe.hpp"
+#include "flipcheck/check/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 

@@ -1,5 +1,5 @@
 // `flipcheck audit`: the subjects (reducers and sorts, CPU and GPU, shaders, frameworks through an
-// adapter process), the questions core's flipcheck/audit.hpp and audit_sort.hpp ask of them, and
+// adapter process), the questions core's flipcheck/audit/audit.hpp and audit/sort.hpp ask of them, and
 // the report in text, JSON and Markdown.
 #pragma once
 #include <ostream>
@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "output.hpp"
-#include "flipcheck/audit.hpp"
-#include "flipcheck/audit_p3008.hpp"
-#include "flipcheck/audit_sort.hpp"
+#include "flipcheck/audit/audit.hpp"
+#include "flipcheck/audit/p3008.hpp"
+#include "flipcheck/audit/sort.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/format.hpp"
 #include "registry.hpp"

@@ -1,6 +1,6 @@
 // The audit's P3008 rows: flipcheck's own p3008 operations, CCCL's cuda::atomic_ref fetch_max and
 // fetch_min (a CAS loop on floats), on the host here and on the device through gpu/, judged by the
-// permitted-set oracle of core's audit_p3008.hpp. The standard library's std::atomic<float>::
+// permitted-set oracle of core's audit/p3008.hpp. The standard library's std::atomic<float>::
 // fetch_max is C++26: where the library lacks it, the audit says so.
 #include <cstring>
 

@@ -19,12 +19,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/describe.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/check/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
-#include "flipcheck/plugin.hpp"
-#include "flipcheck/scaling_check.hpp"
+#include "flipcheck/plugin/load.hpp"
+#include "flipcheck/check/scaling.hpp"
 
 namespace flipcheck::cli {
 
@@ -100,7 +100,7 @@ bool check_mapping_subject(const check_args& a, const flipcheck_subject_v2& s, n
     return r.passed();
 }
 
-// A reducer or atomic strategy: check.hpp's stages, or one --case.
+// A reducer or atomic strategy: check/reducers.hpp's stages, or one --case.
 bool check_reducer_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     bool passed = true;
     plugin::with_format(s, [&]<class F>() {

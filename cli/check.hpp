@@ -1,5 +1,5 @@
 // `flipcheck check --plugin lib.so`: every driver that applies, on the subjects a user's shared
-// library exports (flipcheck/export.hpp, plugin_abi.h).
+// library exports (flipcheck/plugin/export.hpp, plugin/abi.h).
 #pragma once
 #include <cstdint>
 #include <string>

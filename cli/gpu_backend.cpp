@@ -3,7 +3,7 @@
 #include "gpu_backend.hpp"
 
 #include "flipcheck/error.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #if FLIPCHECK_HAVE_GPU
 #include "flipcheck/gpu/amax.hpp"
 #include "flipcheck/gpu/audit.hpp"

@@ -15,12 +15,12 @@
 #include <string_view>
 #include <vector>
 
-#include "flipcheck/audit.hpp"
-#include "flipcheck/audit_intrinsics.hpp"
-#include "flipcheck/audit_p3008.hpp"
-#include "flipcheck/audit_sort.hpp"
+#include "flipcheck/audit/audit.hpp"
+#include "flipcheck/audit/intrinsics.hpp"
+#include "flipcheck/audit/p3008.hpp"
+#include "flipcheck/audit/sort.hpp"
 #include "flipcheck/policy.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/check/sweep.hpp"
 #include "scaling.hpp"
 
 namespace flipcheck::cli::gpu_backend {

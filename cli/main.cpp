@@ -221,7 +221,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         progress_printer progress(s.format + " " + s.mapping);
         o.progress = std::ref(progress);
         // On the CPU a 32-bit format's built-ins are proved by agreeing on every key with the one
-        // swept first (equal_mappings.hpp: the same laws fail at the same keys), in under half a
+        // swept first (check/equal_mappings.hpp: the same laws fail at the same keys), in under half a
         // sweep's time; one that differs anywhere is swept. The one swept first is the format's
         // fastest to sweep (registry.cpp's swept_first), ahead of its turn when it is not the
         // format's first row; its own row is that sweep.
@@ -499,7 +499,7 @@ int run_list() {
     auto line = [](const reg::about& a, std::string_view extra = {}) {
         fmt::print("  0x{:02x} {:<26} {}{}\n", a.id, a.name, a.description, extra);
     };
-    fmt::print("Everything below comes from the registry (core/include/flipcheck/registry.hpp); 0x.. is each\n"
+    fmt::print("Everything below comes from the registry (core/include/flipcheck/catalog/registry.hpp); 0x.. is each\n"
                "entry's stable id, the byte fuzz inputs use to name it.\n\nformats:\n");
     reg::for_each<reg::all_formats>([&]<class E>() { line(E::info); });
     fmt::print("\nmappings (built-in, verified by the main job over every format):\n");

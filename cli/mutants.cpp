@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "flipcheck/check.hpp"
+#include "flipcheck/check/reducers.hpp"
 #include "flipcheck/edge_values.hpp"
-#include "flipcheck/exhaustive.hpp"
+#include "flipcheck/check/exhaustive.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "gpu_backend.hpp"
 #include "render.hpp"
 #include "scaling.hpp"

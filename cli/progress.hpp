@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/check/sweep.hpp"
 #include "render.hpp"
 
 namespace flipcheck::cli {

@@ -1,6 +1,6 @@
 #include "reductions.hpp"
 
-#include "flipcheck/exhaustive.hpp"
+#include "flipcheck/catalog/byte_reducers.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -18,7 +18,7 @@
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/random.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "every_core.hpp"
 #include "gpu_backend.hpp"
 #include "render.hpp"

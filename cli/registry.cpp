@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "flipcheck/equal_mappings.hpp"
-#include "flipcheck/sampled.hpp"
+#include "flipcheck/check/equal_mappings.hpp"
+#include "flipcheck/check/sampled.hpp"
 #include "gpu_backend.hpp"
 
 namespace flipcheck::cli {

@@ -1,4 +1,4 @@
-// The command's view of core's registry (flipcheck/registry.hpp): every registered (format,
+// The command's view of core's registry (flipcheck/catalog/registry.hpp): every registered (format,
 // mapping) instance as a runtime row the commands can look up by name. Built-in mappings are what
 // the main job verifies; mapping mutants are known-wrong and must fail.
 #pragma once
@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "flipcheck/registry.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace flipcheck::cli {
 
@@ -28,7 +28,7 @@ struct sweep_entry {
     // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
     std::function<std::vector<std::string>(const sweep_options&)> cross_check;
     // A 32-bit format's built-in only: whether it agrees on every key with the built-in named
-    // `reference` on the same format (equal_mappings.hpp; o.threads, o.stop); nothing if stopped.
+    // `reference` on the same format (check/equal_mappings.hpp; o.threads, o.stop); nothing if stopped.
     std::function<std::optional<bool>(std::string_view reference, const sweep_options&)> agrees_with;
     // The one of those the main job sweeps first, to prove the others against: the first built-in
     // of the format whose sweep is its fastest (a mapping that declares fused_filter, sweep.hpp).

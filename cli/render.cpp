@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "flipcheck/report.hpp"
+#include "flipcheck/check/report.hpp"
 
 namespace flipcheck::cli {
 

@@ -5,7 +5,7 @@
 #include <future>
 
 #include "every_core.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "gpu_backend.hpp"
 
 namespace flipcheck::cli {

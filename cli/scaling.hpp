@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "flipcheck/scaling_check.hpp"
+#include "flipcheck/check/scaling.hpp"
 #include "registry.hpp"
 
 namespace flipcheck::cli {

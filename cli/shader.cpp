@@ -1,5 +1,5 @@
 // `flipcheck check --shader FILE`: a user's compute shader (HLSL or GLSL), compiled by glslang and
-// run through Vulkan, judged like every other subject: a reducer by check.hpp's stages at each
+// run through Vulkan, judged like every other subject: a reducer by check/reducers.hpp's stages at each
 // workgroup size it takes, a mapping (--mapping) by the shader sweep. Exit statuses as run_check's.
 #include <filesystem>
 #include <fstream>
@@ -15,7 +15,7 @@
 #include "output.hpp"
 #include "shell_quote.hpp"
 #include "stop.hpp"
-#include "flipcheck/describe.hpp"
+#include "flipcheck/check/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/shader/reducer.hpp"

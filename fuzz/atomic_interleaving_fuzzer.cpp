@@ -23,7 +23,7 @@
 
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;

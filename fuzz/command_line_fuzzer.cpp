@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "arguments.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace fc = flipcheck;
 namespace cli = flipcheck::cli;

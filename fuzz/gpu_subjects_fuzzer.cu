@@ -21,7 +21,7 @@
 #include "flipcheck/gpu/device.hpp"
 #include "flipcheck/gpu/reduce.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;

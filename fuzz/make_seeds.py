@@ -7,7 +7,7 @@ and merge that into corpus/TARGET. Dictionary entries are little-endian, as the 
 they hold each special pattern and its key under the standard mapping, since the mapping targets
 read keys and the laws read keys as bits too.
 
-Subjects are named by their registry ids (core/include/flipcheck/registry.hpp), read from that
+Subjects are named by their registry ids (core/include/flipcheck/catalog/registry.hpp), read from that
 file: a seed is written for every registered (format, mapping) and (format, reducer) pair.
 """
 import os
@@ -55,7 +55,7 @@ def le(width, v):
 def registry():
     """The registry's formats, built-in mappings and reducers: {name: id}, and for each mapping and
     reducer (id, the names of the formats it exists on), read from registry.hpp's entry lines."""
-    text = open("core/include/flipcheck/registry.hpp").read()
+    text = open("core/include/flipcheck/catalog/registry.hpp").read()
     formats = {name: int(i, 16) for i, name in re.findall(r"\bformat_entry<(0x[0-9a-fA-F]+), (\w+),", text)}
     widths = {name: FORMATS[name][0] for name in formats}
 

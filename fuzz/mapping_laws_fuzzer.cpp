@@ -27,8 +27,8 @@
 #include <type_traits>
 
 #include "flipcheck/law.hpp"
-#include "flipcheck/mutants.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/mutants.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;

@@ -5,7 +5,7 @@
 // patterns) and, for a strategy, an interleaving drawn from 8 more bytes, and must agree with the
 // oracle under the policy it declares. A disagreement aborts with the subject, the case and the
 // law, which libFuzzer keeps as a crash input. A scale, decoder or block scale gets its whole
-// check (scaling_check.hpp) once. Run it as:
+// check (check/scaling.hpp) once. Run it as:
 //     FLIPCHECK_PLUGIN=./libmy_subjects.so ./fuzz_plugin corpus_dir
 #include <cinttypes>
 #include <cstdio>
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/check.hpp"
+#include "flipcheck/check/reducers.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/plugin.hpp"
+#include "flipcheck/plugin/load.hpp"
 #include "flipcheck/random.hpp"
-#include "flipcheck/scaling_check.hpp"
+#include "flipcheck/check/scaling.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;
@@ -109,7 +109,7 @@ void pair_case(const flipcheck_subject_v2& s, fc::fuzz::input& in) {
     fc::fuzz::fail("a plug-in pair reducer disagrees with the oracle");
 }
 
-// A scale, decoder, block scale or NVFP4 scale: its whole check (scaling_check.hpp's domain, at
+// A scale, decoder, block scale or NVFP4 scale: its whole check (check/scaling.hpp's domain, at
 // most a few tens of thousands of calls), once per subject and process: a single input drawn from
 // the fuzz bytes would judge less than that check already does.
 void scale_case(const flipcheck_subject_v2& s) {

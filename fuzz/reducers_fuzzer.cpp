@@ -12,7 +12,7 @@
 
 #include "flipcheck/law.hpp"
 #include "flipcheck/reducer.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "fuzz_input.hpp"
 
 namespace fc = flipcheck;

@@ -1,5 +1,5 @@
 // What users type or hand flipcheck as files, read by the same code the command uses: numbers
-// (number.hpp: --key, --keys, --shard, counts), case files (check.hpp's parse_case, every format
+// (number.hpp: --key, --keys, --shard, counts), case files (check/reducers.hpp's parse_case, every format
 // of the registry) and checkpoints (checkpoint.hpp). The first byte picks the reader (low 2 bits:
 // 0 a number, its limit 2^(high 6 bits) - 1; 1 a case, of the format whose registry id is the high
 // bits + 1; 2 and 3 a checkpoint); the rest is the text. A reader may only accept or throw input_error (anything else fails the run), and what
@@ -13,11 +13,11 @@
 #include <string>
 #include <string_view>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/checkpoint.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/check/checkpoint.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace fc = flipcheck;
 

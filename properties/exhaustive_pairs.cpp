@@ -22,11 +22,11 @@
 #include <thread>
 #include <vector>
 
-#include "flipcheck/describe.hpp"
+#include "flipcheck/check/describe.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 #include "flipcheck/reducer.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace fc = flipcheck;
 using fc::nan_policy;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "flipcheck/mapping.hpp"
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 #include "testing.hpp"
 #include "registry_types.hpp"
 

@@ -1,11 +1,11 @@
-// The registry's lists (flipcheck/registry.hpp) as GoogleTest type lists, so that typed suites run
+// The registry's lists (flipcheck/catalog/registry.hpp) as GoogleTest type lists, so that typed suites run
 // over every registered entry and a new entry joins them with no edit here.
 #pragma once
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace flipcheck::props {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "flipcheck/law.hpp"
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 #include "flipcheck/reducer.hpp"
 #include "testing.hpp"
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <stdexcept>
 
-#include "flipcheck/export.hpp"
+#include "flipcheck/plugin/export.hpp"
 
 #if BAD_PLUGIN == 1  // no entry point at all
 extern "C" int not_a_flipcheck_plugin() { return 1; }

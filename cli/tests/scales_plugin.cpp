@@ -3,9 +3,9 @@
 // right, and two known-wrong ones (scaling_mutants.hpp), exported as a user would export theirs.
 #include <string_view>
 
-#include "flipcheck/export.hpp"
+#include "flipcheck/plugin/export.hpp"
 #include "flipcheck/scale.hpp"
-#include "flipcheck/scaling_mutants.hpp"
+#include "flipcheck/catalog/scaling_mutants.hpp"
 
 namespace {
 namespace fc = flipcheck;

@@ -74,7 +74,7 @@ TEST(keyed_amax, a_cleared_sign_is_not_enough_on_fnuz) {
 // oracle::byte_amax, the oracle's step memoized, is the oracle bit for bit: on every array of 0 to
 // 2 codes of every signed byte format (the first element sets every state the step can be in, the
 // second every element after it), both policies, and every triple where that is cheap (6 and 4
-// bits). The exhaustive amax checks of scaling_check.hpp judge through it.
+// bits). The exhaustive amax checks of check/scaling.hpp judge through it.
 template <class F>
 void byte_amax_is_the_oracle() {
     using S = typename F::storage;

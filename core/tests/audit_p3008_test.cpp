@@ -1,6 +1,6 @@
 // The permitted-set oracle must accept every latitude P3008R6 gives and nothing more: flipcheck's
 // own operations conform, and an operation that breaks one rule is caught on the pair that shows it.
-#include "flipcheck/audit_p3008.hpp"
+#include "flipcheck/audit/p3008.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The sort classifier must reach each answer: totalOrder from std::strong_order, zeros kept in input
 // order from a stable sort, and a wrong answer without NaN from a sort that changes an element.
-#include "flipcheck/audit_sort.hpp"
+#include "flipcheck/audit/sort.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The audit's classifier must be able to reach each verdict: reducers built from the oracle's own
 // operations are classified as exactly those operations, and a std::max fold as position-dependent.
-#include "flipcheck/audit.hpp"
+#include "flipcheck/audit/audit.hpp"
 
 #include <gtest/gtest.h>
 

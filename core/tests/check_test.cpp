@@ -1,4 +1,4 @@
-// check.hpp, the plug-in path for a user's reducer, atomic strategy or mapping: every subject of
+// check/reducers.hpp, the plug-in path for a user's reducer, atomic strategy or mapping: every subject of
 // the registry passes it, every mutant of the zoo fails it (so each stage can fail), failures
 // shrink to small cases, and a case's text reads back exactly.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace fc = flipcheck;
 using fc::reduce_op;

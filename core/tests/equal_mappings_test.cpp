@@ -1,12 +1,12 @@
-// equal_mappings.hpp: two mappings agree on every key exactly when their encode and decode do;
+// check/equal_mappings.hpp: two mappings agree on every key exactly when their encode and decode do;
 // one that differs at a single key is told apart, and a stop leaves the answer open.
 #include <gtest/gtest.h>
 
 #include <atomic>
 
-#include "flipcheck/equal_mappings.hpp"
+#include "flipcheck/check/equal_mappings.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 
 namespace fc = flipcheck;
 

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "flipcheck/exhaustive.hpp"
+#include "flipcheck/catalog/byte_reducers.hpp"
 
 namespace fc = flipcheck;
 using fc::reduce_op;

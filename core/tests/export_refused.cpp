@@ -7,7 +7,7 @@
 #include <span>
 #include <string_view>
 
-#include "flipcheck/export.hpp"
+#include "flipcheck/plugin/export.hpp"
 
 struct max_of_floats {
     using format = flipcheck::binary32;

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "flipcheck/law.hpp"
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 
 namespace fc = flipcheck;
 using fc::law_id;

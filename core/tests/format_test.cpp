@@ -1,5 +1,5 @@
 #include "flipcheck/format.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 #include <gtest/gtest.h>
 

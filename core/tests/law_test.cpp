@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 
 namespace fc = flipcheck;
 using fc::law_id;

@@ -69,8 +69,8 @@ TEST(mapping, built_ins_are_usable_in_constant_expressions) {
 }
 
 // ---- the format-aware key and the low-precision formats ------------------------------------------
-#include "flipcheck/registry.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace {
 template <class M>

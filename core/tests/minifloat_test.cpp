@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "flipcheck/minifloat.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 #if FLIPCHECK_HAVE_CUDA_FP_HEADERS
 #include <cuda_fp4.h>

@@ -1,5 +1,5 @@
 // Every mutant in mutants.hpp must be killed by the mapping laws, by the law named here.
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 
 #include <gtest/gtest.h>
 

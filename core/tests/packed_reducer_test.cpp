@@ -2,8 +2,9 @@
 // 8-bit key over the whole byte fails, and its counterexample shows the lanes interacting.
 #include <gtest/gtest.h>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/exhaustive.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/exhaustive.hpp"
 
 namespace fc = flipcheck;
 using fc::reduce_op;

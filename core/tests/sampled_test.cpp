@@ -1,7 +1,7 @@
 // The sampled domain (binary64): its patterns and keys are what sampled.hpp says, its sweep finds
 // a wrong mapping, runs on every thread with the same result, cuts shards without loss, and says
 // it is a sample.
-#include "flipcheck/sampled.hpp"
+#include "flipcheck/check/sampled.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "flipcheck/mutants.hpp"
+#include "flipcheck/catalog/mutants.hpp"
 
 namespace fc = flipcheck;
 using fc::binary64;

@@ -1,12 +1,12 @@
-// scaling_check.hpp: every built-in of the scaling path passes its check, every mutant of it is
+// check/scaling.hpp: every built-in of the scaling path passes its check, every mutant of it is
 // killed with the counterexample its bug predicts, and a check is only as good as it is able to
 // fail (a subject that is right except at one input is caught there).
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "flipcheck/registry.hpp"
-#include "flipcheck/scaling_check.hpp"
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/scaling.hpp"
 
 namespace fc = flipcheck;
 namespace reg = flipcheck::registry;

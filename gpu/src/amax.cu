@@ -1,5 +1,5 @@
 // The scaling path's GPU checks (flipcheck/gpu/amax.hpp): launches of gpu/amax.cuh's kernels on
-// the inputs of scaling_check.hpp, judged there. A judge that shrinks a failing input asks for
+// the inputs of check/scaling.hpp, judged there. A judge that shrinks a failing input asks for
 // the answer on an array the batch did not hold; it is then run on the GPU alone, so every answer
 // judged is the GPU's.
 #include "flipcheck/gpu/amax.hpp"
@@ -21,7 +21,7 @@
 #include "flipcheck/gpu/amax.cuh"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/detail/registry_types.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace flipcheck::gpu {
 namespace {

@@ -1,6 +1,6 @@
 // The audit's P3008 subjects on the device: CCCL's cuda::atomic_ref<T>::fetch_max/fetch_min (float
 // and double) and flipcheck's own p3008.cuh operations (float, double, __half, __nv_bfloat16), one
-// thread and one fresh object per (old value, operand) pair, judged by core's audit_p3008.hpp.
+// thread and one fresh object per (old value, operand) pair, judged by core's audit/p3008.hpp.
 #include "flipcheck/gpu/audit.hpp"
 
 #include "flipcheck/gpu/detail/cuda_check.hpp"

@@ -1,5 +1,5 @@
 // The plug-in path on the GPU (flipcheck/gpu/check.cuh, sweep_launch.cuh): every atomic strategy
-// of the registry passes check.hpp's stages on real atomics in every launch shape, every atomic
+// of the registry passes check/reducers.hpp's stages on real atomics in every launch shape, every atomic
 // mutant of the zoo fails in every shape, and a mapping outside the registry sweeps on the device
 // with the report the CPU gives.
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include "flipcheck/gpu/check.cuh"
 #include "flipcheck/gpu/detail/registry_types.hpp"
 #include "flipcheck/gpu/sweep_launch.cuh"
-#include "flipcheck/mutants.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/mutants.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "require_device.hpp"
 
 namespace fc = flipcheck;

@@ -10,7 +10,7 @@
 
 #include "flipcheck/gpu/detail/registry_types.hpp"
 #include "flipcheck/gpu/exhaustive.cuh"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "require_device.hpp"
 
 namespace fc = flipcheck;

@@ -22,7 +22,7 @@
 #include "flipcheck/gpu/reduce.hpp"
 #include "flipcheck/gpu/yamr.hpp"
 #include "flipcheck/law.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 #include "flipcheck/rapidcheck/generators.hpp"
 #include "p3008_check.hpp"
 #include "require_device.hpp"

@@ -11,9 +11,9 @@
 
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/gpu/sweep.cuh"
-#include "flipcheck/mutants.hpp"
-#include "flipcheck/sampled.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/catalog/mutants.hpp"
+#include "flipcheck/check/sampled.hpp"
+#include "flipcheck/check/sweep.hpp"
 #include "require_device.hpp"
 #include "flipcheck/gpu/sweep.hpp"
 

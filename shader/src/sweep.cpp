@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "flipcheck/describe.hpp"
-#include "flipcheck/registry.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/check/describe.hpp"
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/sweep.hpp"
 #include "flipcheck/shader/subjects.hpp"
 #include "flipcheck/shader/vulkan.hpp"
 

@@ -2,7 +2,7 @@
 // each judged by the reducer laws under the policy it declares at each workgroup size it takes,
 // and the article's claims held against what the shader does.
 //
-// On lavapipe (a CPU) the random stages are smaller than check.hpp's defaults (`sampled`); the edge
+// On lavapipe (a CPU) the random stages are smaller than check/reducers.hpp's defaults (`sampled`); the edge
 // battery (every singleton, pair and triple of the format's edge values) is always whole.
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "device.hpp"
-#include "flipcheck/audit.hpp"
+#include "flipcheck/audit/audit.hpp"
 #include "flipcheck/shader/reducer.hpp"
 #include "flipcheck/shader/subjects.hpp"
 
@@ -26,7 +26,7 @@ namespace {
 
 bool on_a_cpu(const fs::vulkan& vk) { return vk.info().name.find("llvmpipe") != std::string::npos; }
 
-// A GPU gets check.hpp's defaults at every size. On lavapipe, to stay within CI's minute: every
+// A GPU gets check/reducers.hpp's defaults at every size. On lavapipe, to stay within CI's minute: every
 // stage at the seed's own size (64) and at the odd sizes 7 and 33; the random stages alone, smaller,
 // at the others.
 check_options options_for(const fs::vulkan& vk, std::uint32_t size) {

@@ -4,21 +4,21 @@
 //   FLIPCHECK_CHECK_MAPPING(Suite, my_key);      a flipcheck::mapping (mapping.hpp)
 //   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy, arg_atomic_strategy or
 //                                                lane_atomic_strategy (atomic.hpp)
-//   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check.hpp)
-//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder or MX block pipeline (scaling_check.hpp)
+//   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check/reducers.hpp)
+//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder or MX block pipeline (check/scaling.hpp)
 //   FLIPCHECK_CHECK_PAIR_REDUCER(Suite, my_fp4x2_max);  a reducer of packed fp4 pairs (packed_reducer.hpp)
 //
 // A mapping gets Suite.<law> for each of the seven mapping laws (a RapidCheck property over
 // gen::bits: edge values, NaN payloads, random patterns) and Suite.exhaustive (every key of a
 // format up to 32 bits; it stops at the first chunk that fails) or, for binary64, Suite.sampled
 // (sampled.hpp: evidence, not a proof).
-// A reducer or an atomic strategy gets the stages of check.hpp, in order: Suite.edge_battery (every
+// A reducer or an atomic strategy gets the stages of check/reducers.hpp, in order: Suite.edge_battery (every
 // singleton, pair and triple of edge values: seed-independent), Suite.random_arrays (RapidCheck,
 // with shrinking; an atomic strategy also gets a drawn interleaving), for an atomic strategy
 // Suite.interleaved_steps (its loads, fetches and CASes as steps of simulated threads: every
 // schedule of small arrays), Suite.order_independence and Suite.large_arrays (2^20 elements).
 // Fail fast: once a stage of a suite fails, its later stages are SKIPPED and say which failed.
-// A scaling subject gets Suite.against_the_oracle: scaling_check.hpp's check for its shape (every
+// A scaling subject gets Suite.against_the_oracle: check/scaling.hpp's check for its shape (every
 // array of up to three codes of a byte format; the edge battery and random arrays otherwise).
 // A reducer of packed pairs gets Suite.every_array (every array of up to three bytes, each lane
 // judged by its own oracle: exhaustive) and Suite.replay.
@@ -40,15 +40,15 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/check.hpp"
-#include "flipcheck/describe.hpp"
-#include "flipcheck/exhaustive.hpp"
+#include "flipcheck/check/reducers.hpp"
+#include "flipcheck/check/describe.hpp"
+#include "flipcheck/check/exhaustive.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/rapidcheck/generators.hpp"
-#include "flipcheck/sampled.hpp"
-#include "flipcheck/scaling_check.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/check/sampled.hpp"
+#include "flipcheck/check/scaling.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace flipcheck::rapidcheck {
 
@@ -158,7 +158,7 @@ bool register_sweep(const char* suite, const char* file, int line) {
 
 // ---- reducers and atomic strategies ---------------------------------------------------------
 
-// One of check.hpp's deterministic stages, with the defaults.
+// One of check/reducers.hpp's deterministic stages, with the defaults.
 template <class R>
 void stage(check_stage s, const char* suite) {
     if (skipped_after_failure(suite)) return;
@@ -273,7 +273,7 @@ void pair_replay(const char* suite) {
     }                                                                                                       \
     static_assert(true)
 
-// The FP8/MX scaling path (scaling_check.hpp): an amax, an e8m0 (MX) or FP8 tensor scale, a
+// The FP8/MX scaling path (check/scaling.hpp): an amax, an e8m0 (MX) or FP8 tensor scale, a
 // decoder, an MX block pipeline or an NVFP4 block scale, each by its shape, against the oracle of
 // amax.hpp / scale.hpp. The failure message is the smallest counterexample, with its bits.
 #define FLIPCHECK_CHECK_SCALING(Suite, ...)                                                                 \

@@ -1,13 +1,13 @@
 // The scaling path on the GPU, callable from host code (no CUDA types): flipcheck's amax in its
 // three forms (warp, block through a shared word, grid through a global word: gpu/amax.cuh), the
 // fused amax + MX block scale kernel, and the GPU twins of the scaling mutants, each judged by
-// scaling_check.hpp's judges against the oracle on the same inputs as the CPU's checks; and the
+// check/scaling.hpp's judges against the oracle on the same inputs as the CPU's checks; and the
 // checks only a GPU runs in milliseconds: the amax of every pair of 16-bit patterns (2^32) and
 // the e8m0 and FP8 tensor scales of every binary32 amax pattern.
 #pragma once
 #include <vector>
 
-#include "flipcheck/scaling_check.hpp"
+#include "flipcheck/check/scaling.hpp"
 
 namespace flipcheck::gpu {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/audit.hpp"
-#include "flipcheck/audit_intrinsics.hpp"
-#include "flipcheck/audit_p3008.hpp"
-#include "flipcheck/audit_sort.hpp"
+#include "flipcheck/audit/audit.hpp"
+#include "flipcheck/audit/intrinsics.hpp"
+#include "flipcheck/audit/p3008.hpp"
+#include "flipcheck/audit/sort.hpp"
 
 namespace flipcheck::gpu {
 

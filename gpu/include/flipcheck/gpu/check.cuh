@@ -1,5 +1,5 @@
 // A user's atomic strategy (atomic.hpp's atomic_strategy or arg_atomic_strategy) on real GPU
-// atomics, in every launch shape flipcheck's kernels use, checked by check.hpp's stages (edge
+// atomics, in every launch shape flipcheck's kernels use, checked by check/reducers.hpp's stages (edge
 // battery, random arrays, order independence, large arrays) with the same laws, shrinking and
 // replay lines as on the CPU. Header-only: include it in a .cu file.
 //
@@ -11,7 +11,7 @@
 // Publishing is the strategy's own update applied to its own result: the value's bits, or for an
 // arg strategy the element at the index it chose, with that index. A block or warp that saw no
 // element publishes nothing. The hardware picks the interleaving. Arrays go in batches, one launch
-// for thousands of them (check.hpp's run_batch), each array on up to 64 blocks of 256 threads
+// for thousands of them (check/reducers.hpp's run_batch), each array on up to 64 blocks of 256 threads
 // (grid-stride; 64 for arrays of 16k elements and more), so words are contended across warps and
 // blocks.
 #pragma once
@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "flipcheck/atomic.hpp"
-#include "flipcheck/check.hpp"
+#include "flipcheck/check/reducers.hpp"
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/detail/device_probe.hpp"
@@ -142,7 +142,7 @@ struct atomic_runner {
 
 }  // namespace detail
 
-// The GPU subject of atomic strategy A in one launch shape, for check.hpp's check(): named
+// The GPU subject of atomic strategy A in one launch shape, for check/reducers.hpp's check(): named
 // "<A::name> (gpu warp)" and so on. Throws device_error when there is no usable device.
 template <class A>
 reducer_subject<typename A::format> subject_of(atomic_form form) {

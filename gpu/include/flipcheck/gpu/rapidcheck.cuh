@@ -6,12 +6,12 @@
 //                                                  plus 2^34 random keys)
 //   FLIPCHECK_GPU_CHECK_ATOMIC(Suite, my_atomic);  Suite.gpu_warp, Suite.gpu_block_shared, Suite.gpu_grid:
 //                                                  the strategy on real atomics (check.cuh), every
-//                                                  stage of check.hpp in each launch shape; and
+//                                                  stage of check/reducers.hpp in each launch shape; and
 //                                                  Suite.gpu_replay
 //   FLIPCHECK_GPU_CHECK_REDUCER(Suite, my_reducer); a reducer function that launches your own kernel:
 //                                                  Suite.gpu_edge_battery, .gpu_random_arrays,
-//                                                  .gpu_order_independence, .gpu_large_arrays (check.hpp's
-//                                                  stages; the random one is check.hpp's seeded draw,
+//                                                  .gpu_order_independence, .gpu_large_arrays (check/reducers.hpp's
+//                                                  stages; the random one is check/reducers.hpp's seeded draw,
 //                                                  since a RapidCheck property cannot skip); and
 //                                                  Suite.gpu_replay
 //
@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-#include "flipcheck/check.hpp"
+#include "flipcheck/check/reducers.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/gpu/check.cuh"

@@ -28,7 +28,7 @@
 #include "flipcheck/format.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/policy.hpp"
-#include "flipcheck/registry.hpp"
+#include "flipcheck/catalog/registry.hpp"
 
 namespace flipcheck::gpu {
 

@@ -15,7 +15,7 @@
 
 #include "flipcheck/law.hpp"
 #include "flipcheck/random.hpp"
-#include "flipcheck/sampled.hpp"
+#include "flipcheck/check/sampled.hpp"
 
 namespace flipcheck::gpu::dev {
 
@@ -212,7 +212,7 @@ __global__ void __launch_bounds__(block_threads) census_kernel(Src src, std::uin
     }
 }
 
-// ---- the sampled domain's key list (core/include/flipcheck/sampled.hpp) ------------------------
+// ---- the sampled domain's key list (core/include/flipcheck/check/sampled.hpp) ------------------------
 
 // Every pattern of the sample (sample_pattern, repeats included), its key and the key just below,
 // unsorted; the launcher sorts them and drops repeats with CUB, which gives sample_keys' list.

@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "flipcheck/error.hpp"
-#include "flipcheck/registry.hpp"
-#include "flipcheck/sampled.hpp"
-#include "flipcheck/sweep.hpp"
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/sampled.hpp"
+#include "flipcheck/check/sweep.hpp"
 
 namespace flipcheck::gpu {
 

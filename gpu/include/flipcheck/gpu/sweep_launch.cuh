@@ -38,7 +38,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 
-#include "flipcheck/describe.hpp"
+#include "flipcheck/check/describe.hpp"
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/detail/device_probe.hpp"

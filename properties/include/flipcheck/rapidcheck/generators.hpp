@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "flipcheck/describe.hpp"
-#include "flipcheck/draw.hpp"
+#include "flipcheck/check/describe.hpp"
+#include "flipcheck/check/draw.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/format.hpp"
 

@@ -1,5 +1,5 @@
 // A compute shader as a reducer subject: checked by the same laws, stages and shrinking as every
-// other reducer (check.hpp), through Vulkan.
+// other reducer (check/reducers.hpp), through Vulkan.
 //
 // flipcheck's reducer convention, the "binding layout" a user's shader declares:
 //   binding 0  readonly storage buffer of uint: the input, one element per 32-bit word
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "flipcheck/check.hpp"
+#include "flipcheck/check/reducers.hpp"
 #include "flipcheck/shader/compile.hpp"
 #include "flipcheck/shader/vulkan.hpp"
 
@@ -84,7 +84,7 @@ reducer_subject<F> subject_of(const reducer_shader& s, std::uint32_t workgroup_s
 
 namespace flipcheck::shader {
 
-// check.hpp's check of the shader at one workgroup size, for a format named at run time
+// check/reducers.hpp's check of the shader at one workgroup size, for a format named at run time
 // ("binary32" or "binary16"; std::invalid_argument for another).
 check_report check_shader(const reducer_shader& s, std::string_view format, std::uint32_t workgroup_size,
                           const check_options& o = {});

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "flipcheck/law.hpp"
-#include "flipcheck/report.hpp"
+#include "flipcheck/check/report.hpp"
 #include "flipcheck/shader/compile.hpp"
 
 namespace flipcheck::shader {
