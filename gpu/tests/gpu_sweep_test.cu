@@ -3,6 +3,7 @@
 // report SKIPPED (and ctest shows them as skipped). GpuFilter runs on the host and needs none.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -110,6 +111,36 @@ TEST(GpuFilter, SoundForEverySubject) {
     expect_filter_sound_for_small_formats<mut::signed_key_as_unsigned>();
     expect_filter_sound<mut::swapped_pi<binary32>>();
     expect_filter_sound_for_small_formats<collapsed_one>();
+}
+
+// The random part of binary64's sample (sweep.cuh's stratified_keys), on the host: each key lies
+// in its own stratum, so the keys ascend, and the offsets inside the strata spread evenly, for
+// strata from 2 keys to 2^63 and whatever the seed.
+TEST(GpuSampledKeys, OneKeyInEachStratumSpreadEvenly) {
+    for (const int shift : {1, 8, 30, 32, 33, 40, 63}) {
+        for (const std::uint64_t seed : {std::uint64_t(0), std::uint64_t(0x5eed), ~std::uint64_t(0)}) {
+            SCOPED_TRACE("shift " + std::to_string(shift) + ", seed " + std::to_string(seed));
+            // 2^16 strata at each end of the space (all of them where there are fewer)
+            const std::uint64_t strata = std::min<std::uint64_t>(1 << 16, (std::uint64_t(1) << (64 - shift)) / 2);
+            const std::uint64_t firsts[] = {0, (std::uint64_t(1) << (64 - shift)) - strata};
+            double sum = 0;
+            std::uint64_t high = 0, n = 0, previous = 0;
+            for (const std::uint64_t first : firsts) {
+                const gpu::dev::stratified_keys src{seed, first, shift};
+                for (std::uint64_t i = 0; i < strata; ++i, ++n) {
+                    const std::uint64_t k = src.key(i), offset = k & ((std::uint64_t(1) << shift) - 1);
+                    ASSERT_EQ(k >> shift, first + i) << "key " << k << " is outside its stratum";
+                    if (n > 0) ASSERT_GT(k, previous);
+                    previous = k;
+                    sum += double(offset) / double(std::uint64_t(1) << shift);
+                    high += offset >> (shift - 1);
+                }
+            }
+            if (shift < 8 || n < 10000) continue;  // too few offsets, or too few bits each, to judge a spread
+            EXPECT_NEAR(sum / double(n), 0.5, 0.01);             // uniform offsets average a half
+            EXPECT_NEAR(double(high) / double(n), 0.5, 0.01);    // and have their top bit half the time
+        }
+    }
 }
 
 template <class M>
