@@ -9,6 +9,6 @@ for src in fuzz/*_fuzzer.cpp; do
   extra=()
   if [ -f "fuzz/$name.ignorelist" ]; then extra+=("-fsanitize-coverage-ignorelist=$PWD/fuzz/$name.ignorelist"); fi
   $CXX $CXXFLAGS -std=c++20 -I core/include "${extra[@]}" "$src" -o "$OUT/$name" $LIB_FUZZING_ENGINE
-  (cd "corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  (cd "fuzz/corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
   cp fuzz/all_formats.dict "$OUT/$name.dict"
 done

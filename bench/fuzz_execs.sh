@@ -9,11 +9,11 @@ seconds=${1:-10} repeats=${2:-3}
 bad=0
 for bin in build/fuzz/fuzz/fuzz_*; do
   name=${bin##*/fuzz_}
-  [ -d "corpus/$name" ] || continue
+  [ -d "fuzz/corpus/$name" ] || continue
   rates=()
   for _ in $(seq "$repeats"); do
     work=$(mktemp -d "${TMPDIR:-/tmp}/flipcheck-execs.XXXXXX")
-    cp -r "corpus/$name" "$work/c"
+    cp -r "fuzz/corpus/$name" "$work/c"
     mkdir "$work/artifacts"
     status=0
     "$bin" -max_total_time="$seconds" -print_final_stats=1 -dict=fuzz/all_formats.dict \

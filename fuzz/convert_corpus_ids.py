@@ -3,8 +3,8 @@
 
 Until issue 13 the fuzz targets chose their subject with magic moduli over hard-coded switches,
 so adding a subject changed what every corpus file meant. They now decode the stable one-byte ids
-of core/include/flipcheck/registry.hpp. This script converted every file of corpus/mapping_laws,
-corpus/reducers and corpus/atomic_interleaving once, so that each keeps its meaning; it was run
+of core/include/flipcheck/registry.hpp. This script converted every file of fuzz/corpus/mapping_laws,
+fuzz/corpus/reducers and fuzz/corpus/atomic_interleaving once, so that each keeps its meaning; it was run
 once and is kept as the record of how (running it again would convert converted files twice).
 
   mapping_laws         old byte 0 = b: (b % 12) / 3 a format, (b % 12) % 3 a mapping
@@ -80,7 +80,7 @@ CONVERT = {"mapping_laws": mapping_laws, "reducers": reducers, "atomic_interleav
 def main(argv):
     dry = "--dry-run" in argv
     args = [a for a in argv if a != "--dry-run"]
-    root = args[0] if args else "corpus"
+    root = args[0] if args else "fuzz/corpus"
     for target, convert in CONVERT.items():
         folder = os.path.join(root, target)
         names = sorted(os.listdir(folder))

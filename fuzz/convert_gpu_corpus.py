@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""One-off history, like convert_corpus_ids.py: the script that made corpus/gpu_subjects when the
-registry's stable ids arrived (python3 fuzz/convert_gpu_corpus.py corpus/gpu_subjects, once; running
+"""One-off history, like convert_corpus_ids.py: the script that made fuzz/corpus/gpu_subjects when the
+registry's stable ids arrived (python3 fuzz/convert_gpu_corpus.py fuzz/corpus/gpu_subjects, once; running
 it again finds no old files to convert and rewrites the same seeds). Its id table is a copy of the
 registry's and reduce.hpp's ids at that commit, not a source of truth.
 
-Regenerates corpus/gpu_subjects for fuzz/gpu_subjects_fuzzer.cu's layout:
+Regenerates fuzz/corpus/gpu_subjects for fuzz/gpu_subjects_fuzzer.cu's layout:
 format id, reducer id, policy, op, shape, then the array (little-endian patterns).
 Converts the old h{how}_f{form} files (binary32 value forms) and adds two seeds per
 (format, non-mutant GPU reducer)."""

@@ -3,7 +3,7 @@
 
 Run from the repository root: python3 fuzz/make_seeds.py [SEED_ROOT] (default: corpus). The seeds
 are then minimised with libFuzzer's -merge=1 (see fuzz/README.md): write them to a scratch folder
-and merge that into corpus/TARGET. Dictionary entries are little-endian, as the targets read them;
+and merge that into fuzz/corpus/TARGET. Dictionary entries are little-endian, as the targets read them;
 they hold each special pattern and its key under the standard mapping, since the mapping targets
 read keys and the laws read keys as bits too.
 
@@ -134,7 +134,7 @@ def reducer_seeds(root):
 
 
 if __name__ == "__main__":
-    seed_root = sys.argv[1] if len(sys.argv) > 1 else "corpus"
+    seed_root = sys.argv[1] if len(sys.argv) > 1 else "fuzz/corpus"
     dictionaries()
     mapping_seeds(seed_root)
     reducer_seeds(seed_root)

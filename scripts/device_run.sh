@@ -5,7 +5,7 @@
 # gpu_check_bench, examples_gpu_test, gpu_exhaustive_test); every log goes to OUT, packed into one archive (the device
 # tool brings back few files). PARTS picks what runs (all by default; each fits one 10-minute
 # device call): sweep (the mapping sweeps, CLI, fuzz replay, YAMR, the main job's timing),
-# reductions (gpu/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
+# reductions (scripts/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
 # sweep_launch.cuh, examples/gpu_test.cu as built against the installed package) and formats (the
 # byte formats: every array of up to three codes on real atomics, and the decoding held against
 # PyTorch and ml_dtypes) and scaling (the FP8/MX scaling path: gpu_amax_test and its sanitizer runs,
@@ -27,7 +27,7 @@ fi
 bin=$1 out=$2
 export FLIPCHECK_REQUIRE_GPU=1
 logs=$(mktemp -d)
-# gpu/run_on_device.sh reads a build folder's layout.
+# scripts/run_on_device.sh reads a build folder's layout.
 mkdir -p "$logs/build/gpu/tests" "$logs/build/bench"
 cp "$bin/gpu_sweep_test" "$logs/build/gpu/tests/"
 cp "$bin/gpu_sweep_bench" "$logs/build/bench/"
@@ -112,10 +112,10 @@ if [[ $parts == *plugin* ]]; then
   run examples_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/examples_gpu_test" --gtest_filter='AtomicArgmaxFloat.gpu_warp:AtomicMaxFloat.gpu_block_shared'
 fi
 if [[ $parts == *reductions* ]]; then
-  run reductions 0 gpu/run_reductions_on_device.sh "$bin" "$logs/reductions"
+  run reductions 0 scripts/run_reductions_on_device.sh "$bin" "$logs/reductions"
 fi
 if [[ $parts == *sweep* ]]; then
-  run gpu_suite 0 gpu/run_on_device.sh "$logs/build" "$logs/gpu"
+  run gpu_suite 0 scripts/run_on_device.sh "$logs/build" "$logs/gpu"
   run main_job 0 "$bin/flipcheck" --device gpu --json "$logs/main_job.json"
   # Exits 3 when the GPU main job misses its standing budget (1.0 s): a failed step like any other.
   run main_job_timing 0 bench/main_job.sh "$bin/flipcheck" 5 --device gpu
@@ -129,9 +129,9 @@ if [[ $parts == *sweep* ]]; then
   run main_job_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary16 --mapping signed_key
   run sampled_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary64 --mapping sign_flip --shard 0/16
   run sampled_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/flipcheck" sweep --device gpu --format binary64 --mapping sign_flip --shard 0/16
-  run gpu_fuzz_replay 0 "$bin/replay_gpu_subjects" corpus/gpu_subjects
-  run gpu_fuzz_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/replay_gpu_subjects" corpus/gpu_subjects
-  run gpu_fuzz_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/replay_gpu_subjects" corpus/gpu_subjects
+  run gpu_fuzz_replay 0 "$bin/replay_gpu_subjects" fuzz/corpus/gpu_subjects
+  run gpu_fuzz_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/replay_gpu_subjects" fuzz/corpus/gpu_subjects
+  run gpu_fuzz_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/replay_gpu_subjects" fuzz/corpus/gpu_subjects
   run yamr_demo 0 "$bin/yamr_demo" 2000
   run yamr_racecheck 0 "$san" --tool racecheck "$bin/yamr_demo" 2
 fi

@@ -5,12 +5,12 @@
 # corpus under both tools, and the benchmark (twice: its own median of 30 each time), itself
 # sanitized with one repeat. Builds nothing and changes no GPU setting.
 #
-# Usage, from the repository root:  gpu/run_reductions_on_device.sh BIN OUT_DIR
+# Usage, from the repository root:  scripts/run_reductions_on_device.sh BIN OUT_DIR
 #   BIN  a folder with gpu_reduce_properties_test, gpu_reduce_bench and replay_gpu_subjects
 # Exit status: 0 when every step passed, 1 otherwise; OUT_DIR/summary.txt lists each step.
 set -u
 if [ $# -ne 2 ]; then
-  echo "usage: gpu/run_reductions_on_device.sh BIN OUT_DIR" >&2
+  echo "usage: scripts/run_reductions_on_device.sh BIN OUT_DIR" >&2
   exit 2
 fi
 bin=$1 out=$2
@@ -57,9 +57,9 @@ else
   echo "yamr_racecheck     racecheck did not flag YAMR" | tee -a "$summary"
   failed=1
 fi
-step fuzz_replay "$bin/replay_gpu_subjects" corpus/gpu_subjects
-step fuzz_memcheck "$san" --tool memcheck --error-exitcode 3 "$bin/replay_gpu_subjects" corpus/gpu_subjects
-step fuzz_racecheck "$san" --tool racecheck --error-exitcode 3 "$bin/replay_gpu_subjects" corpus/gpu_subjects
+step fuzz_replay "$bin/replay_gpu_subjects" fuzz/corpus/gpu_subjects
+step fuzz_memcheck "$san" --tool memcheck --error-exitcode 3 "$bin/replay_gpu_subjects" fuzz/corpus/gpu_subjects
+step fuzz_racecheck "$san" --tool racecheck --error-exitcode 3 "$bin/replay_gpu_subjects" fuzz/corpus/gpu_subjects
 step bench_1 "$bin/gpu_reduce_bench" --repeats 30
 step bench_2 "$bin/gpu_reduce_bench" --repeats 30
 step bench_memcheck "$san" --tool memcheck --error-exitcode 3 "$bin/gpu_reduce_bench" --repeats 1

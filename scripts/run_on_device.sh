@@ -3,7 +3,7 @@
 # a gtest XML report), compute-sanitizer memcheck and racecheck over a reduced filter of it, and
 # the benchmark. Builds nothing and changes no GPU setting (nvidia-smi is only queried).
 #
-# Usage, from the repository root:  gpu/run_on_device.sh BUILD_DIR OUT_DIR
+# Usage, from the repository root:  scripts/run_on_device.sh BUILD_DIR OUT_DIR
 #   BUILD_DIR  a build folder configured with FLIPCHECK_ENABLE_CUDA=ON (holds
 #              gpu/tests/gpu_sweep_test and bench/gpu_sweep_bench)
 #   OUT_DIR    where the logs go (created)
@@ -11,7 +11,7 @@
 set -u
 
 if [ $# -ne 2 ]; then
-  echo "usage: gpu/run_on_device.sh BUILD_DIR OUT_DIR" >&2
+  echo "usage: scripts/run_on_device.sh BUILD_DIR OUT_DIR" >&2
   exit 2
 fi
 build=$1
