@@ -16,7 +16,7 @@
 
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/catalog/registry.hpp"
-#include "testing.hpp"  // properties/: run_quietly, to run a property with a chosen seed
+#include "testing.hpp"  // rapidcheck/tests/: run_quietly, to run a property with a chosen seed
 
 namespace fc = flipcheck;
 
