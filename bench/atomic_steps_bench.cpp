@@ -11,6 +11,7 @@
 
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/catalog/registry.hpp"
+#include "bench_options.hpp"
 
 namespace fc = flipcheck;
 
@@ -37,11 +38,6 @@ struct cas_max {
     }
     static std::uint32_t result(std::uint32_t w) noexcept { return w >> 31 ? w & 0x7fffffffu : ~w; }
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 template <class A>
 void measure(int repeats) {
@@ -71,14 +67,7 @@ void measure(int repeats) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int repeats = 5;
-    for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == "--repeats" && i + 1 < argc && std::atoi(argv[i + 1]) > 0) repeats = std::atoi(argv[++i]);
-        else {
-            std::fprintf(stderr, "usage: atomic_steps_bench [--repeats N]\n");
-            return 2;
-        }
-    }
+    const int repeats = read_bench_options(argc, argv, "atomic_steps_bench [--repeats N]", 5).repeats;
     std::printf("atomic strategies, median of %d runs: the four other stages, then interleaved_steps alone\n", repeats);
     std::printf("  %-32s %11s   %11s  %7s   %12s\n", "strategy", "4 stages", "steps", "ratio", "steps' runs");
     measure<fc::atomic::mapped<fc::sign_flip_branchless<fc::binary32>, fc::nan_policy::total_order, fc::reduce_op::max>>(repeats);

@@ -14,6 +14,7 @@
 
 #include "flipcheck/catalog/byte_reducers.hpp"
 #include "flipcheck/check/sweep.hpp"
+#include "bench_options.hpp"
 
 namespace fc = flipcheck;
 
@@ -25,10 +26,6 @@ double seconds_of(auto&& f) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 std::uint64_t sink = 0;  // keeps the work observable
 
@@ -60,21 +57,9 @@ void baseline() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int repeats = 5;
-    bool triples = true;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--repeats" && i + 1 < argc) repeats = std::atoi(argv[++i]);
-        else if (a == "--no-triples") triples = false;
-        else {
-            std::fprintf(stderr, "usage: low_precision_bench [--repeats N] [--no-triples]\n");
-            return 2;
-        }
-    }
-    if (repeats < 1) {
-        std::fprintf(stderr, "low_precision_bench: --repeats must be positive\n");
-        return 2;
-    }
+    const bench_options opt = read_bench_options(argc, argv, "low_precision_bench [--repeats N] [--no-triples]", 5, false, {"--no-triples"});
+    const int repeats = opt.repeats;
+    const bool triples = !opt.has("--no-triples");
     std::vector<double> base, law, pair, triple;
     for (int r = 0; r < repeats; ++r) {  // interleaved, so drift hits all alike
         base.push_back(seconds_of(baseline));

@@ -17,21 +17,13 @@
 #if FLIPCHECK_HAVE_GPU
 #include "flipcheck/gpu/device.hpp"
 #include "flipcheck/gpu/sweep.hpp"
+#include "bench_options.hpp"
 #endif
 
 namespace fs = flipcheck::shader;
 
-namespace {
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-}  // namespace
-
 int main(int argc, char** argv) {
-    int repeats = 10;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
+    const int repeats = read_bench_options(argc, argv, "shader_sweep_bench [--repeats N]", 10).repeats;
     try {
         fs::vulkan::get();
     } catch (const fs::vulkan_unavailable& e) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "flipcheck/check/sweep.hpp"
+#include "bench_options.hpp"
 
 namespace fc = flipcheck;
 using M = fc::key_mapping<fc::binary32>;  // the key the reducers use (its name is printed)
@@ -42,27 +43,10 @@ static double naive_sweep(unsigned threads, std::uint64_t& bad) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 int main(int argc, char** argv) {
-    int repeats = 5;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--repeats" && i + 1 < argc) repeats = std::atoi(argv[++i]);
-        else if (a == "--threads" && i + 1 < argc) threads = unsigned(std::atoi(argv[++i]));
-        else {
-            std::fprintf(stderr, "usage: sweep_bench [--repeats N] [--threads T]\n");
-            return 2;
-        }
-    }
-    if (repeats < 1 || threads < 1) {
-        std::fprintf(stderr, "sweep_bench: --repeats and --threads must be positive\n");
-        return 2;
-    }
+    const bench_options opt = read_bench_options(argc, argv, "sweep_bench [--repeats N] [--threads T]", 5, true);
+    const int repeats = opt.repeats;
+    const unsigned threads = opt.threads;
     std::vector<double> sweep_s, naive_s;
     for (int r = 0; r < repeats; ++r) {  // interleaved, so drift hits both alike
         fc::sweep_options o;

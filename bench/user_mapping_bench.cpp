@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "flipcheck/check/sweep.hpp"
+#include "bench_options.hpp"
 
 namespace fc = flipcheck;
 
@@ -153,10 +154,6 @@ static_assert(fc::mapping<branchy_sign> && fc::mapping<branchy_float> && fc::map
               fc::mapping<table256> && fc::mapping<table64k> && fc::mapping<special_nan> &&
               fc::mapping<special_wrong>);
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 struct row {
     explicit row(std::string n) : name(std::move(n)) {}
@@ -183,21 +180,9 @@ void time_sweep(row& r, unsigned threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int repeats = 5;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--repeats" && i + 1 < argc) repeats = std::atoi(argv[++i]);
-        else if (a == "--threads" && i + 1 < argc) threads = unsigned(std::atoi(argv[++i]));
-        else {
-            std::fprintf(stderr, "usage: user_mapping_bench [--repeats N] [--threads T]\n");
-            return 2;
-        }
-    }
-    if (repeats < 1 || threads < 1) {
-        std::fprintf(stderr, "user_mapping_bench: --repeats and --threads must be positive\n");
-        return 2;
-    }
+    const bench_options opt = read_bench_options(argc, argv, "user_mapping_bench [--repeats N] [--threads T]", 5, true);
+    const int repeats = opt.repeats;
+    const unsigned threads = opt.threads;
 
     std::vector<row> rows;
     for (const char* n : {"sign_flip_branchless (built-in)", "branchy_sign", "branchy_float", "branchy_arith",
