@@ -48,6 +48,19 @@ __device__ __forceinline__ std::uint32_t fold_halves(std::uint32_t m) {
     else return max(m & 0xffffu, m >> 16);
 }
 
+// The block's threads' key maxima m into *out (which starts at 0, the identity) by atomicMax: each
+// warp's by __reduce_max_sync, the block's through a shared word, one global atomic per block
+// (none when the block's maximum is 0). Every thread of the block calls it, once.
+__device__ __forceinline__ void block_max_into(std::uint32_t* __restrict__ out, std::uint32_t m) {
+    __shared__ std::uint32_t block_max;
+    if (threadIdx.x == 0) block_max = 0;
+    __syncthreads();
+    m = __reduce_max_sync(0xffffffffu, m);
+    if (threadIdx.x % 32 == 0) atomicMax(&block_max, m);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_max != 0) atomicMax(out, block_max);
+}
+
 // amax of x[0, n) into *out (which starts at 0, the identity), the share of block `block` of
 // `blocks`: amax_grid's body. Any alignment, any n: elements before the first 16-byte boundary
 // and after the last whole vector are read one by one.
@@ -79,14 +92,7 @@ __device__ __forceinline__ void amax_grid_share(const typename F::storage* __res
     const std::size_t tail = head + vectors * per_vec;
     if (tid < head) m = max(m, std::uint32_t(amax_key<F>(P, x[tid])));
     if (tid < n - tail) m = max(m, std::uint32_t(amax_key<F>(P, x[tail + tid])));
-
-    __shared__ std::uint32_t block_max;
-    if (threadIdx.x == 0) block_max = 0;
-    __syncthreads();
-    m = __reduce_max_sync(0xffffffffu, m);
-    if (threadIdx.x % 32 == 0) atomicMax(&block_max, m);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_max != 0) atomicMax(out, block_max);
+    block_max_into(out, m);
 }
 
 // flipcheck's amax over a whole grid: x[0, n) into *out (which starts at 0, the identity).
@@ -210,13 +216,7 @@ __device__ __forceinline__ void block_maxima(const typename F::storage* __restri
             for (std::size_t i = v * per_vec; i < n && i < (v + 1) * per_vec; ++i) m = max(m, std::uint32_t(amax_key<F>(P, x[i])));
         finish(m, v);
     }
-    __shared__ std::uint32_t block_max;
-    if (threadIdx.x == 0) block_max = 0;
-    __syncthreads();
-    all = __reduce_max_sync(0xffffffffu, all);
-    if (threadIdx.x % 32 == 0) atomicMax(&block_max, all);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_max != 0) atomicMax(tensor_amax, block_max);
+    block_max_into(tensor_amax, all);
 }
 
 // The fused MX kernel: the e8m0 scale of every block of 32 elements (amax then mx_scale_bits, as
