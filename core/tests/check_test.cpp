@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/catalog/registry.hpp"
 

@@ -11,6 +11,7 @@
 #include "flipcheck/gpu/sweep_launch.cuh"
 #include "flipcheck/catalog/mutants.hpp"
 #include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/mappings.hpp"
 #include "require_device.hpp"
 
 namespace fc = flipcheck;

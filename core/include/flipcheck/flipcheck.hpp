@@ -31,7 +31,9 @@
 #include "flipcheck/check/sampled.hpp"
 #include "flipcheck/check/equal_mappings.hpp"
 #include "flipcheck/check/interleaving.hpp"
+#include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/reducers.hpp"
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/scaling.hpp"
 #include "flipcheck/check/exhaustive.hpp"
 // audit: library code judged against its documentation

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/exhaustive.hpp"

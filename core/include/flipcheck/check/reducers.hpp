@@ -1,5 +1,5 @@
-// Checking a user's own code: a reducer function, an argmax/argmin function, an atomic strategy or
-// a mapping, each to an exact verdict with a minimal counterexample. Host only; no RapidCheck
+// Checking a user's own code: a reducer function, an argmax/argmin function or an atomic strategy,
+// each to an exact verdict with a minimal counterexample (a mapping: check/mappings.hpp). Host only; no RapidCheck
 // (flipcheck/rapidcheck.hpp adds RapidCheck's stage and the GoogleTest macros on top of this).
 //
 // A reducer is judged by reducer_laws against the oracle under the policy it declares, in stages
@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "flipcheck/atomic.hpp"
+#include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/draw.hpp"
 #include "flipcheck/edge_values.hpp"
@@ -55,8 +56,6 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/random.hpp"
-#include "flipcheck/check/sampled.hpp"
-#include "flipcheck/check/sweep.hpp"
 
 namespace flipcheck {
 
@@ -133,11 +132,6 @@ struct reducer_subject {
     unsigned shared_word_bits = 0;  // a lane strategy's word, for the messages
 };
 
-// An order that is a schedule of atomic steps (the interleaved_steps stage) rather than a
-// permutation of whole updates: this marker, then the element whose thread takes each step.
-inline constexpr std::size_t step_schedule = ~std::size_t(0);
-inline bool is_step_schedule(std::span<const std::size_t> order) noexcept { return !order.empty() && order[0] == step_schedule; }
-
 // What one check found. Plain data, format-free (bits as 64-bit words), so a command-line driver
 // prints it whatever the subject's format.
 struct check_report {
@@ -199,80 +193,6 @@ struct check_report {
         return s;
     }
 };
-
-// "binary32: 0x7fc00000,0x80000000 order 1,0": a case as text. The order is written only when it
-// is not the index order.
-template <case_format F>
-std::string format_case(std::span<const typename F::storage> xs, std::span<const std::size_t> order) {
-    std::string s = std::string(F::name) + ": " + bits_list<F>(xs);
-    if (is_step_schedule(order)) {
-        s += " steps ";
-        for (std::size_t k = 1; k < order.size(); ++k) s += (k > 1 ? "," : "") + std::to_string(order[k]);
-        return s;
-    }
-    bool identity = true;
-    for (std::size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == i;
-    if (!identity) {
-        s += " order ";
-        for (std::size_t i = 0; i < order.size(); ++i) s += (i ? "," : "") + std::to_string(order[i]);
-    }
-    return s;
-}
-
-// Reads format_case's text back: "[format:] bits[, bits...] [order i,j,...|steps t,t,...]", bits in hex
-// (0x...) or decimal, separated by commas, spaces or newlines. Throws input_error on anything else.
-template <case_format F>
-std::pair<std::vector<typename F::storage>, std::vector<std::size_t>> parse_case(std::string_view text) {
-    using S = typename F::storage;
-    std::string t(text);
-    for (char& c : t)
-        if (c == ',' || c == '\n' || c == '\r' || c == '\t' || c == ';') c = ' ';
-    std::vector<std::string> words;
-    for (std::size_t i = 0; i < t.size();) {
-        while (i < t.size() && t[i] == ' ') ++i;
-        std::size_t j = i;
-        while (j < t.size() && t[j] != ' ') ++j;
-        if (j > i) words.push_back(t.substr(i, j - i));
-        i = j;
-    }
-    if (words.empty()) throw input_error("the case is empty: a case is \"" + std::string(F::name) + ": BITS[, BITS...]\" as a failure prints it");
-    std::size_t w = 0;
-    if (w < words.size() && words[w].back() == ':') {
-        const std::string name = words[w].substr(0, words[w].size() - 1);
-        if (name != F::name)
-            throw input_error("the case is for format " + name + ", but the subject reduces " + std::string(F::name));
-        ++w;
-    }
-    auto number = [](const std::string& s, std::uint64_t max, const char* what) {
-        std::uint64_t v = 0;
-        if (!read_number(s, max, v))
-            throw input_error("bad " + std::string(what) + " '" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) + "' in the case (expected " +
-                              (max == F::all_ones ? "the bits of one " + std::string(F::name) + ", e.g. " + hex(F::one, F::width)
-                                                  : std::string("an element index")) + ")");
-        return std::uint64_t(v);
-    };
-    std::vector<S> xs;
-    std::vector<std::size_t> order;
-    for (; w < words.size() && words[w] != "order" && words[w] != "steps"; ++w) xs.push_back(S(number(words[w], F::all_ones, "bits")));
-    if (w < words.size() && words[w] == "steps") {  // checked as it replays: each must be a thread waiting at a step
-        order.push_back(step_schedule);
-        // (A lane strategy's neighbours are threads xs.size() and on: the run says which exist.)
-        for (++w; w < words.size(); ++w) order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
-        if (order.size() == 1) throw input_error("the case says steps but lists none");
-    } else if (w < words.size()) {
-        for (++w; w < words.size(); ++w) order.push_back(std::size_t(number(words[w], ~std::uint64_t(0), "index")));
-        std::vector<bool> seen(xs.size(), false);
-        bool permutation = order.size() == xs.size();
-        for (std::size_t i : order) {
-            permutation = permutation && i < xs.size() && !seen[i];
-            if (i < xs.size()) seen[i] = true;
-        }
-        if (!permutation)
-            throw input_error("the case's order must list every element index 0.." + std::to_string(xs.size()) +
-                              " - 1 exactly once");
-    }
-    return {std::move(xs), std::move(order)};
-}
 
 namespace detail {
 
@@ -904,42 +824,6 @@ check_report check_atomic(const check_options& o = {}) {
                   "an arg_atomic_strategy (init, update(word, bits, index), index) or a lane_atomic_strategy "
                   "(shared_word, init, update(word, offset, bits), result); see atomic.hpp");
     return check(subject_of<A>(), o);
-}
-
-// ---- mappings -------------------------------------------------------------------------------------
-// The exhaustive sweep (formats up to 32 bits) or the sampled one (binary64), stopping at the first
-// chunk that fails unless `all`: every law, every key. A mapping wrong at one key is reported after
-// the chunks up to it.
-template <mapping M>
-sweep_report check_mapping(bool all = false, std::size_t limit = 8) {
-    sweep_options o;
-    o.limit = limit;
-    o.all = all;
-    o.first_failing_chunk = !all;
-    if constexpr (M::format::width == 64) return sampled_sweep<M>(o);
-    else return sweep<M>(o);
-}
-
-// The report in words, with a replay line per counterexample: `key K` for check_key.
-template <mapping M>
-std::string mapping_text(const sweep_report& r) {
-    using F = typename M::format;
-    std::string s = std::string(M::name) + " over " + std::string(F::name) + " (" + r.domain + " sweep, " +
-                    std::to_string(r.keys_checked) + " keys" + (r.stopped_early ? ", stopped at the first failing chunk" : "") +
-                    "): " + (r.passed() ? "pass" : "FAIL, " + std::to_string(r.failing_keys) + " failing keys");
-    for (const counterexample& c : r.counterexamples)
-        s += "\n  " + describe<M>(c) + "\n    replay: key " + hex(c.key, F::width);
-    return s;
-}
-
-// Every law at one key (a replay line's).
-template <mapping M>
-sweep_report check_mapping_key(typename M::format::storage key) {
-    sweep_options o;
-    o.range = key_range{key, std::uint64_t(key) + 1};
-    o.threads = 1;
-    o.all = true;
-    return sweep<M>(o);
 }
 
 }  // namespace flipcheck

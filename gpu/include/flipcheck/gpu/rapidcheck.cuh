@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
