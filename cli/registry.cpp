@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "flipcheck/check/equal_mappings.hpp"
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/sampled.hpp"
 #include "gpu_backend.hpp"
 
@@ -20,11 +21,7 @@ sweep_report run_sweep(const sweep_options& o, backend b) {
         return sweep<M>(o);
     } else {
         if (b == backend::gpu) return gpu_backend::sweep(F::name, M::name, o);
-        // binary64 has 2^64 keys: without an explicit range it gets the sampled sweep.
-        if constexpr (F::width == 64) {
-            if (!o.range) return sampled_sweep<M>(o);
-        }
-        return sweep<M>(o);
+        return sweep_or_sample<M>(o);  // binary64 without a range: the sampled domain
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/mapping.hpp"
 #include "flipcheck/catalog/mutants.hpp"
 #include "testing.hpp"
@@ -70,7 +71,7 @@ TYPED_TEST(MutantsBreakTheirLaw, expected_law) {
     fc::sweep_options o;
     o.laws = fc::law_bit(expected);
     o.limit = 1;
-    const fc::sweep_report r = M::format::width == 64 ? fc::sampled_sweep<M>(o) : fc::sweep<M>(o);
+    const fc::sweep_report r = fc::sweep_or_sample<M>(o);
     ASSERT_FALSE(r.passed()) << M::name << " over " << M::format::name << " does not break " << fc::to_string(expected)
                              << ", the law its registry line names";
     EXPECT_EQ(r.counterexamples.at(0).law, expected);

@@ -13,6 +13,18 @@
 
 namespace flipcheck {
 
+// Mapping M checked on the CPU under o: every key of a format up to 32 bits (or of o.range), and
+// for binary64 the sampled domain (sampled.hpp) unless o.range names keys. The one place this
+// rule lives on the CPU: the command, the plug-in ABI and check_mapping all ask here (the GPU's
+// launcher decides the same for its kernels, gpu/sweep.hpp).
+template <mapping M>
+sweep_report sweep_or_sample(const sweep_options& o) {
+    if constexpr (M::format::width == 64) {
+        if (!o.range) return sampled_sweep<M>(o);
+    }
+    return sweep<M>(o);
+}
+
 // The exhaustive sweep (formats up to 32 bits) or the sampled one (binary64), stopping at the first
 // chunk that fails unless `all`: every law, every key. A mapping wrong at one key is reported after
 // the chunks up to it.
@@ -22,8 +34,7 @@ sweep_report check_mapping(bool all = false, std::size_t limit = 8) {
     o.limit = limit;
     o.all = all;
     o.first_failing_chunk = !all;
-    if constexpr (M::format::width == 64) return sampled_sweep<M>(o);
-    else return sweep<M>(o);
+    return sweep_or_sample<M>(o);
 }
 
 // The report in words, with a replay line per counterexample: `key K` for check_key.

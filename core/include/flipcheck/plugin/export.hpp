@@ -27,6 +27,7 @@
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/check/interleaving.hpp"
+#include "flipcheck/check/mappings.hpp"
 #include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/plugin/abi.h"
 #include "flipcheck/formats.hpp"
@@ -55,16 +56,13 @@ int guarded(char* error, std::size_t size, Fn&& fn) {
 template <mapping M>
 int sweep_entry(const flipcheck_sweep_request_v1* q, flipcheck_sweep_result_v1* out, char* error, std::size_t size) {
     return guarded(error, size, [&] {
-        using F = typename M::format;
         sweep_options o;
         o.limit = std::min<std::uint32_t>(q->limit, 64);
         o.all = q->all != 0;
         o.first_failing_chunk = !o.all;
         o.threads = q->threads;
         if (q->has_range) o.range = key_range{q->range_begin, q->range_end};
-        sweep_report r;
-        if constexpr (F::width == 64) r = q->has_range ? sweep<M>(o) : sampled_sweep<M>(o);
-        else r = sweep<M>(o);
+        const sweep_report r = sweep_or_sample<M>(o);
         *out = flipcheck_sweep_result_v1{};
         out->keys_checked = r.keys_checked;
         out->failing_keys = r.failing_keys;
