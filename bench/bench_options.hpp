@@ -4,6 +4,7 @@
 // everywhere in flipcheck.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
