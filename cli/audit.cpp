@@ -1,8 +1,8 @@
-// `flipcheck audit`: what third-party reducers and sorts really do on edge inputs. CPU subjects are
-// the standard library's folds, algorithms and sorts, Thrust's host backend and flipcheck's own
-// keyed max; GPU subjects come from gpu/; shaders from shader.cpp; frameworks from adapter.cpp.
-// Each row answers the user's questions in order (core's audit.hpp), every "no" with the smallest
-// input that shows it and the command that replays it.
+// `flipcheck audit`: what third-party reducers and sorts really do on edge inputs, shown. The
+// subjects come from flipcheck::run (the CPU's: run/audit_subjects.hpp; the GPU's: gpu_backend.hpp;
+// the frameworks': run/adapter.hpp) and from shader.cpp; each row answers the user's questions in
+// order (core's audit/audit.hpp), every "no" with the smallest input that shows it and the command
+// that replays it, in text, JSON or Markdown.
 #include "audit.hpp"
 
 #include <algorithm>
@@ -17,184 +17,28 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "adapter.hpp"
-#include "claims.hpp"
+#include "flipcheck/run/adapter.hpp"
+#include "flipcheck/run/audit_subjects.hpp"
+#include "flipcheck/run/claims.hpp"
+#include "flipcheck/run/p3008_rows.hpp"
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/mapping.hpp"
 #include "render.hpp"
-#include "shell_quote.hpp"
-#include "gpu_backend.hpp"  // CUB, Thrust device, CUDA's fmaxf, the device's NaNs
+#include "flipcheck/run/shell_quote.hpp"
+#include "flipcheck/run/gpu_backend.hpp"  // CUB, Thrust device, CUDA's fmaxf, the device's NaNs
 
-#if FLIPCHECK_HAVE_THRUST
-#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
-#include <thrust/execution_policy.h>
-#include <thrust/extrema.h>
-#include <thrust/functional.h>
-#include <thrust/reduce.h>
-#include <thrust/sort.h>
-#include <thrust/version.h>
-#endif
 
 namespace flipcheck::cli {
+
+using namespace flipcheck::run;
+
 namespace {
 
 using audit::answer;
 using audit::input;
 using audit::word;
-
-template <class T>
-std::vector<T> values(const input& xs) {
-    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
-    std::vector<T> v(xs.size());
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-        const U u = U(xs[i]);
-        std::memcpy(&v[i], &u, sizeof(T));
-    }
-    return v;
-}
-template <class T>
-word bits_of(T f) {
-    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
-    U u;
-    std::memcpy(&u, &f, sizeof(T));
-    return u;
-}
-template <class T>
-input words(const std::vector<T>& v) {
-    input out(v.size());
-    std::transform(v.begin(), v.end(), out.begin(), [](T f) { return bits_of(f); });
-    return out;
-}
-
-// A fold from the first element; n = 0 has no answer (these algorithms need an element).
-template <class T, class Op>
-answer fold(const input& xs, Op op) {
-    if (xs.empty()) return std::nullopt;
-    const auto v = values<T>(xs);
-    T acc = v[0];
-    for (std::size_t i = 1; i < v.size(); ++i) acc = op(acc, v[i]);
-    return bits_of(acc);
-}
-template <class V, class It>
-answer index_of(const V& v, It it) {
-    if (it == v.end()) return std::nullopt;
-    return std::uint64_t(it - v.begin());
-}
-
-// flipcheck's own keyed max/min (the sign_flip mapping, totalOrder): the key-based reducer whose
-// answer on made NaNs depends on where the NaN was made.
-template <reduce_op Op>
-answer keyed(const input& xs) {
-    using S = atomic::mapped<sign_flip<binary32>, nan_policy::total_order, Op>;
-    if (xs.empty()) return std::nullopt;
-    atomic::sequential_word<std::uint32_t> w{S::init()};
-    for (auto x : xs) S::update(w, std::uint32_t(x));
-    return S::result(w.value);
-}
-
-template <class T>
-std::vector<audit_subject> std_folds(const std::string& format, const std::string& suffix) {
-    return {
-        {"std::max fold" + suffix, "libstdc++", reduce_op::max, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::max(a, b); }); }, format},
-        {"std::min fold" + suffix, "libstdc++", reduce_op::min, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::min(a, b); }); }, format},
-        {"std::fmax fold" + suffix, "libm", reduce_op::max, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::fmax(a, b); }); }, format},
-        {"std::fmin fold" + suffix, "libm", reduce_op::min, false, [](const input& xs) { return fold<T>(xs, [](T a, T b) { return std::fmin(a, b); }); }, format},
-        {"std::max_element" + suffix, "libstdc++", reduce_op::max, true,
-         [](const input& xs) { const auto v = values<T>(xs); return index_of(v, std::max_element(v.begin(), v.end())); }, format},
-        {"std::min_element" + suffix, "libstdc++", reduce_op::min, true,
-         [](const input& xs) { const auto v = values<T>(xs); return index_of(v, std::min_element(v.begin(), v.end())); }, format},
-    };
-}
-
-std::vector<audit_subject> cpu_subjects() {
-    std::vector<audit_subject> s = std_folds<float>("binary32", "");
-    s.push_back({"std::ranges::max", "libstdc++", reduce_op::max, false,
-                 [](const input& xs) -> answer { return xs.empty() ? std::nullopt : answer(bits_of(std::ranges::max(values<float>(xs)))); }});
-    s.push_back({"flipcheck keyed max (sign_flip)", "flipcheck", reduce_op::max, false, keyed<reduce_op::max>});
-    s.push_back({"flipcheck keyed min (sign_flip)", "flipcheck", reduce_op::min, false, keyed<reduce_op::min>});
-#if FLIPCHECK_HAVE_THRUST
-    s.push_back({"thrust::max_element (host)", "Thrust", reduce_op::max, true, [](const input& xs) {
-                     const auto v = values<float>(xs);
-                     return index_of(v, thrust::max_element(thrust::host, v.begin(), v.end()));
-                 }});
-    s.push_back({"thrust::min_element (host)", "Thrust", reduce_op::min, true, [](const input& xs) {
-                     const auto v = values<float>(xs);
-                     return index_of(v, thrust::min_element(thrust::host, v.begin(), v.end()));
-                 }});
-    // reduce needs an initial value; the first element is the one that changes no answer.
-    s.push_back({"thrust::reduce maximum (host)", "Thrust", reduce_op::max, false, [](const input& xs) -> answer {
-                     if (xs.empty()) return std::nullopt;
-                     const auto v = values<float>(xs);
-                     return bits_of(thrust::reduce(thrust::host, v.begin() + 1, v.end(), v[0], thrust::maximum<float>()));
-                 }});
-#endif
-    for (auto& d : std_folds<double>("binary64", " <double>")) s.push_back(std::move(d));
-    return s;
-}
-
-template <class T, class Sort>
-audit::sort_subject sorter(std::string name, std::string library, bool nan_undefined, std::string format, Sort sort) {
-    return {std::move(name), std::move(library), nan_undefined,
-            [sort](const input& xs) -> std::optional<input> {
-                auto v = values<T>(xs);
-                sort(v);
-                return words(v);
-            },
-            std::move(format)};
-}
-
-std::vector<audit::sort_subject> cpu_sort_subjects() {
-    std::vector<audit::sort_subject> s{
-        sorter<float>("std::sort with <", "libstdc++", true, "binary32", [](auto& v) { std::sort(v.begin(), v.end()); }),
-        sorter<float>("std::stable_sort with <", "libstdc++", true, "binary32", [](auto& v) { std::stable_sort(v.begin(), v.end()); }),
-        sorter<float>("std::ranges::sort with std::strong_order", "libstdc++", false, "binary32",
-                      [](auto& v) { std::ranges::sort(v, [](float a, float b) { return std::strong_order(a, b) < 0; }); }),
-        sorter<double>("std::ranges::sort with std::strong_order <double>", "libstdc++", false, "binary64",
-                       [](auto& v) { std::ranges::sort(v, [](double a, double b) { return std::strong_order(a, b) < 0; }); }),
-    };
-#if FLIPCHECK_HAVE_THRUST
-    // thrust::sort with the default less sends arithmetic keys to a radix sort: run with NaN too.
-    s.push_back(sorter<float>("thrust::sort (host)", "Thrust", false, "binary32", [](auto& v) { thrust::sort(thrust::host, v.begin(), v.end()); }));
-#endif
-    return s;
-}
-
-}  // namespace
-
-std::vector<audit::made_nan> made_nans(const std::string& format, bool device) {
-    volatile float zf = 0;
-    volatile double zd = 0;
-    word x86 = 0, cuda = 0;
-    if (format == "binary32") x86 = bits_of(float(zf / zf)), cuda = 0x7fffffffu;
-    else if (format == "binary64") x86 = bits_of(double(zd / zd)), cuda = 0xfff8000000000000ull;  // the H100's double 0/0: negative
-    else if (format == "bfloat16") x86 = bits_of(float(zf / zf)) >> 16, cuda = 0x7fffu;  // bfloat16 is float's top half
-    else if (format == "binary16") {
-#if defined(__FLT16_MAX__)
-        volatile _Float16 zh = 0;
-        x86 = bits_of(_Float16(zh / zh));
-#else
-        x86 = 0xfe00u;
-#endif
-        cuda = 0x7fffu;
-    }
-    if (device) cuda = gpu_backend::made_nan(format);
-    return {{"x86", x86}, {"CUDA", cuda}};
-}
-
-namespace {
-
-audit::verdict classify(const audit_subject& s, std::size_t randoms, bool device) {
-    audit::verdict v;
-    with_audit_format(s.format, [&]<class F>() { v = audit::classify<F>(s.op, s.arg, s.run, randoms, made_nans(s.format, device), s.skip); });
-    return v;
-}
-audit::sort_verdict classify(const audit::sort_subject& s, bool device, std::size_t randoms) {
-    audit::sort_verdict v;
-    with_audit_format(s.format, [&]<class F>() { v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms); });
-    return v;
-}
 
 // A Markdown table cell: "<double>" would read as an HTML tag and vanish.
 std::string cell(std::string s) {
@@ -346,11 +190,7 @@ std::vector<std::string> versions(backend b) {
 #if defined(_GLIBCXX_RELEASE)
     v.push_back(fmt::format("libstdc++: release {} ({})", _GLIBCXX_RELEASE, __GLIBCXX__));
 #endif
-#if FLIPCHECK_HAVE_THRUST
-    v.push_back(fmt::format("Thrust: {}.{}.{} (host backend)", THRUST_MAJOR_VERSION, THRUST_MINOR_VERSION, THRUST_SUBMINOR_VERSION));
-#else
-    v.push_back("Thrust: not found at build time (rows left out)");
-#endif
+    v.push_back(thrust_version());
     const auto nans = made_nans("binary32", b == backend::gpu);
     v.push_back(fmt::format("made NaNs (binary32): x86 0/0 = {} (on this host); CUDA 0/0 = {} ({})", describe("binary32", nans[0].bits).hex,
                             describe("binary32", nans[1].bits).hex,
@@ -402,7 +242,7 @@ int replay_one(const audit_options& o, backend b) {
         return 0;
     }
     if (std::none_of(all.reducers.begin(), all.reducers.end(), named) && std::none_of(all.sorts.begin(), all.sorts.end(), named))
-        for (const auto& cmd : adapter_commands(o, b)) {  // a framework's subject: ask its adapter again
+        for (const auto& cmd : adapter_commands(o.adapters, o.default_adapters, b)) {  // a framework's subject: ask its adapter again
             auto f = run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu);
             for (auto& s : f.reducers) all.reducers.push_back(std::move(s));
             for (auto& s : f.sorts) all.sorts.push_back(std::move(s));
@@ -501,7 +341,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     const subjects all = collect(b, o, vers, !o.markdown || b == backend::cpu);
     std::vector<adapter_result> frameworks;
     if (!o.shaders_only)
-        for (const auto& cmd : adapter_commands(o, b)) frameworks.push_back(run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu));
+        for (const auto& cmd : adapter_commands(o.adapters, o.default_adapters, b)) frameworks.push_back(run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu));
     const bool md = o.markdown;
     const std::string section = std::string(b == backend::gpu ? "GPU" : "CPU") + (o.frameworks_only ? " frameworks" : "");
     if (md) {

@@ -10,14 +10,11 @@
 
 #include "output.hpp"
 #include "flipcheck/audit/audit.hpp"
-#include "flipcheck/audit/p3008.hpp"
-#include "flipcheck/audit/sort.hpp"
-#include "flipcheck/error.hpp"
-#include "flipcheck/format.hpp"
-#include "registry.hpp"
+#include "flipcheck/run/backend.hpp"
 
 namespace flipcheck::cli {
 
+using run::backend;
 using audit_subject = audit::subject;
 
 struct audit_options {
@@ -35,38 +32,6 @@ struct audit_options {
 // The whole audit, or with `subject` set, one subject on one input (the replay every claim prints).
 // Throws input_error for bad options, an unknown subject or case, or a broken adapter.
 int run_audit_command(const audit_options& o, backend b, const json_file& json);
-
-// NaNs as the backends make them, by 0/0 in the format: x86's here, CUDA's on the device (or, where
-// `device` is false, what an H100 made: 0x7fffffff, 0x7fff for both 16-bit formats, and for double
-// 0xfff8000000000000, negative like x86's).
-std::vector<audit::made_nan> made_nans(const std::string& format, bool device);
-// The formats the audit takes: binary16, bfloat16, binary32, binary64.
-inline const std::vector<std::string>& audit_formats() {
-    static const std::vector<std::string> f{"binary16", "bfloat16", "binary32", "binary64"};
-    return f;
-}
-template <class Fn>
-void with_audit_format(const std::string& format, Fn&& fn) {
-    if (format == "binary32") fn.template operator()<binary32>();
-    else if (format == "binary64") fn.template operator()<binary64>();
-    else if (format == "binary16") fn.template operator()<binary16>();
-    else if (format == "bfloat16") fn.template operator()<bfloat16>();
-    else throw input_error("the audit does not take format '" + format + "' (it takes binary16, bfloat16, binary32, binary64)");
-}
-
-// The P3008 rows (audit_p3008.cpp): flipcheck's p3008 operations and CCCL's cuda::atomic_ref
-// fetch_max/fetch_min, on the host (--device cpu) or in a kernel (--device gpu).
-struct p3008_report {
-    bool conforms = false;
-    std::string verdict;
-    std::vector<std::string> lines;  // the text under the heading
-    std::vector<std::string> cells;  // the stored value on the telling pairs, in order
-    nlohmann::json json;
-};
-std::vector<audit::p3008_subject> p3008_subjects(backend b);
-p3008_report run_p3008(const audit::p3008_subject& s, std::size_t randoms);
-std::string replay_p3008(const audit::p3008_subject& s, audit::word old, audit::word operand);
-std::string p3008_std_note();
 
 // The shader rows (shader.cpp), through Vulkan: the driver's own max() and min() on floats, and
 // seed 001's listing; `versions` gets the device's line. Throws input_error where flipcheck was

@@ -4,7 +4,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
-#include "shell_quote.hpp"
+#include "flipcheck/run/shell_quote.hpp"
 #include "stop.hpp"
 
 #include <fcntl.h>
@@ -27,6 +27,8 @@
 #include "flipcheck/check/scaling.hpp"
 
 namespace flipcheck::cli {
+
+using namespace flipcheck::run;
 
 std::string read_text(const std::string& option, const std::string& path) {
     std::error_code ec;

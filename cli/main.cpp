@@ -25,16 +25,18 @@
 #include "check.hpp"
 #include "exit_code.hpp"
 #include "output.hpp"
-#include "mutants.hpp"
+#include "flipcheck/run/main_job.hpp"
+#include "flipcheck/run/mutant_zoo.hpp"
 #include "progress.hpp"
-#include "reductions.hpp"
-#include "registry.hpp"
+#include "flipcheck/run/reductions.hpp"
+#include "flipcheck/run/sweep_entries.hpp"
 #include "render.hpp"
-#include "scaling.hpp"
+#include "flipcheck/run/scaling.hpp"
 #include "stop.hpp"
 
 namespace fc = flipcheck;
 using namespace flipcheck::cli;
+using namespace flipcheck::run;
 
 namespace {
 
@@ -166,44 +168,14 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     const backend b = choose_backend(device);
     fmt::print("flipcheck: every built-in mapping over every format on the {}\n",
                b == backend::gpu ? "GPU" : fmt::format("CPU ({} threads)", std::thread::hardware_concurrency()));
-    // The reducers' and the scaling path's checks are host work (asking the oracle, the byte
-    // formats' every triple). On the GPU the sweeps are GPU work, so all three run side by side
-    // from the start, before the CUDA context exists: its making (0.12-0.19 s on an H100 or H200)
-    // overlaps their host work, and their first launches wait for it. On the CPU the 32-bit sweeps
-    // keep every core busy for seconds, so the other two start after them, beside the rest of the
-    // mappings, which leave cores idle (binary64's key lists are built on one thread): the rows of
-    // those mappings then share the cores.
-    // Each part's own seconds, apart from the wall: on the GPU they overlap.
-    std::atomic<double> reducer_seconds{0}, scaling_seconds{0};
-    auto timed = [](std::atomic<double>& seconds, auto&& part) {
-        const auto t = clock::now();
-        auto rows = part();
-        seconds = std::chrono::duration<double>(clock::now() - t).count();
-        return rows;
-    };
-    auto reducer_part = [&, b] { return timed(reducer_seconds, [b] { return verify_reductions(b, 200); }); };
-    auto scaling_part = [&, b] { return timed(scaling_seconds, [b] { return verify_scaling(b, false); }); };
-    std::future<std::vector<reduction_row>> reducers;
-    std::future<std::vector<scaling_row>> scaling_rows_ahead;
-    auto start_beside = [&] {
-        reducers = std::async(std::launch::async, reducer_part);
-        scaling_rows_ahead = std::async(std::launch::async, scaling_part);
-    };
-    // Where they start: on the GPU now, on the CPU after the last 32-bit row.
-    std::size_t start_at = sweep_entries().size();
-    if (b == backend::gpu) {
-        start_beside();
-        fmt::print("GPU start-up (CUDA context): {}\n", human_seconds(gpu_start_up()));
-    } else {
-        for (std::size_t i = 0; i < sweep_entries().size(); ++i)
-            if (format_width(sweep_entries()[i].format) == 32) start_at = i + 1;
-    }
+    main_job job(b, with_mutant, &interrupted, [](const std::string& label) -> std::function<void(const fc::sweep_progress&)> {
+        return [p = std::make_shared<progress_printer>(label)](const fc::sweep_progress& at) { (*p)(at); };
+    });
+    if (b == backend::gpu) fmt::print("GPU start-up (CUDA context): {}\n", human_seconds(job.start()));
     fmt::print("\n");
     fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", "format", "mapping", "laws", "keys", "domain",
                "coverage", "verdict", "time", "keys/s");
     std::vector<fc::sweep_report> failed, findings;
-    std::vector<fc::sweep_report> proved;  // per 32-bit format, on the CPU: the built-in swept first, passed
-    std::set<std::string> swept_ahead;     // the formats whose built-in swept first has been tried
     int unexpected_passes = 0;
     nlohmann::json rows = nlohmann::json::array();
     struct tally {
@@ -212,72 +184,21 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         double coverage = 1;  // the smallest of the rows'
         std::vector<std::string> formats;
     } exhaustive, sampled;
-    for (std::size_t i = 0; i < sweep_entries().size(); ++i) {  // format by format, in registry order
-        if (i == start_at) start_beside();
-        const sweep_entry& s = sweep_entries()[i];
-        if (!s.builtin() && s.mapping != with_mutant) continue;
-        fc::sweep_options o;
-        o.stop = &interrupted;
-        progress_printer progress(s.format + " " + s.mapping);
-        o.progress = std::ref(progress);
-        // On the CPU a 32-bit format's built-ins are proved by agreeing on every key with the one
-        // swept first (check/equal_mappings.hpp: the same laws fail at the same keys), in under half a
-        // sweep's time; one that differs anywhere is swept. The one swept first is the format's
-        // fastest to sweep (registry.cpp's swept_first), ahead of its turn when it is not the
-        // format's first row; its own row is that sweep.
-        const bool may_agree = b == backend::cpu && s.agrees_with && s.expected_right;
-        auto reference_of = [&]() -> const fc::sweep_report* {
-            for (const auto& p : proved)
-                if (p.format == s.format) return &p;
-            return nullptr;
-        };
-        if (may_agree && !reference_of() && !swept_ahead.count(s.format)) {
-            swept_ahead.insert(s.format);
-            for (const sweep_entry& e : sweep_entries())
-                if (e.format == s.format && e.swept_first && e.expected_right) {
-                    progress_printer ahead(e.format + " " + e.mapping);
-                    fc::sweep_options oa = o;
-                    oa.progress = std::ref(ahead);
-                    fc::sweep_report first = e.run(oa, b);
-                    if (first.passed()) proved.push_back(std::move(first));
-                    break;
-                }
-        }
-        const fc::sweep_report* reference = reference_of();
-        const auto t_row = clock::now();
-        const bool own = reference && reference->mapping == s.mapping;  // the sweep made ahead is this row's
-        const std::optional<bool> same =
-            may_agree && reference && !own ? s.agrees_with(reference->mapping, o) : std::optional<bool>(false);
-        fc::sweep_report r;
-        if (own) {
-            r = *reference;
-        } else if (!same || *same) {
-            r = *reference;
-            r.mapping = s.mapping;
-            r.equal_to = reference->mapping;
-            r.seconds = std::chrono::duration<double>(clock::now() - t_row).count();
-            if (!same) r.keys_checked = 0, r.interrupted = true;  // stopped before the end
-        } else {
-            r = s.run(o, b);
-        }
-        // The row's wall, beside its report's seconds (the kernels' time on the GPU): the difference
-        // is set-up, copies, module loading and waiting for the GPU.
-        const double row_wall = std::chrono::duration<double>(clock::now() - t_row).count();
-        if (may_agree && !reference && r.passed()) proved.push_back(r);  // no built-in swept first passed: this one is the reference
+    while (const auto row = job.next_row()) {
+        const fc::sweep_report& r = row->report;
         // A built-in on a format it does not claim (registry::ieee_shaped): its failure is a
         // finding, shown with its counterexample, and it must fail: a pass would be a surprise.
-        if (s.builtin() && !s.expected_right) {
+        if (!row->expected_right) {
             const std::string v = r.passed() ? "UNEXPECTED pass" : "fail (expected)";
             fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", r.format, r.mapping, law_list(r.laws),
                        r.keys_checked, r.domain, human_share(r.coverage()), v, human_seconds(r.seconds),
                        human_rate(r.keys_per_second()));
-            nlohmann::json row = to_json(r);
-            row["expected"] = "fail";
-            row["wall_seconds"] = row_wall;
-            rows.push_back(row);
+            nlohmann::json j = to_json(r);
+            j["expected"] = "fail";
+            j["wall_seconds"] = row->wall_seconds;
+            rows.push_back(j);
             if (r.passed()) ++unexpected_passes;
             else findings.push_back(r);
-            if (interrupted) break;
             continue;
         }
         tally& t = r.domain == "sampled" ? sampled : exhaustive;
@@ -290,14 +211,13 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                    r.keys_checked, r.domain, human_share(r.coverage()), verdict(r), human_seconds(r.seconds),
                    r.equal_to.empty() ? human_rate(r.keys_per_second()) : "-");  // no law was evaluated: no rate
         std::fflush(stdout);
-        nlohmann::json row = to_json(r);
-        row["expected"] = "pass";
-        row["wall_seconds"] = row_wall;
-        rows.push_back(row);
+        nlohmann::json j = to_json(r);
+        j["expected"] = "pass";
+        j["wall_seconds"] = row->wall_seconds;
+        rows.push_back(j);
         if (!r.passed()) failed.push_back(r);
-        if (interrupted) break;
     }
-    for (const auto& p : proved)
+    for (const auto& p : job.proved())
         fmt::print("\n{} rows marked \"pass (equal)\": encode and decode agree with {}'s on every key (2^{} of each), so\n"
                    "its exhaustive sweep proves every law there too (equal_mappings.hpp; where the compiler finds two built-ins\n"
                    "to be the same code, it proves it before the run, and the row takes microseconds); `flipcheck sweep` sweeps\n"
@@ -312,19 +232,8 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                    "unused container bits), each with its smallest counterexample (docs/formats.md):\n");
     for (const auto& r : findings) {
         fmt::print("\n{}", render_summary(r));
-        // The most telling law first (the order broken, then a key that does not come back), its
-        // smallest counterexample: a byte format's 256 keys sweep again in microseconds.
-        for (fc::law_id l : {fc::law_id::successor_order, fc::law_id::round_trip_bits, fc::law_id::round_trip_key,
-                             fc::law_id::zero_placement, fc::law_id::nan_total_order, fc::law_id::nan_propagate,
-                             fc::law_id::nan_ignore}) {
-            if (!r.failures_by_law[std::size_t(l)]) continue;
-            fc::sweep_options o;
-            o.laws = fc::law_bit(l);
-            o.limit = 1;
-            const fc::sweep_report one = find_sweep_entry(r.format, r.mapping)->run(o, backend::cpu);
-            if (!one.counterexamples.empty()) fmt::print("{}", render_counterexample(one, one.counterexamples.front()));
-            break;
-        }
+        const fc::sweep_report one = main_job::telling_failure(r);
+        if (!one.counterexamples.empty()) fmt::print("{}", render_counterexample(one, one.counterexamples.front()));
     }
     // Proven and sampled are different claims, so they are counted apart.
     fmt::print("\n{}/{} exhaustive: every key of {} checked\n", exhaustive.passed, exhaustive.total, join(exhaustive.formats));
@@ -340,8 +249,8 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                               {"expected_failures", findings.size()}, {"unexpected_passes", unexpected_passes},
                               {"sampled", {{"passed", sampled.passed}, {"total", sampled.total}, {"coverage", sampled.coverage}}},
                               {"mapping_seconds", mapping_seconds},
-                              {"reducer_seconds", reducer_seconds.load()},
-                              {"scaling_seconds", scaling_seconds.load()},
+                              {"reducer_seconds", job.reducer_seconds()},
+                              {"scaling_seconds", job.scaling_seconds()},
                               {"seconds", std::chrono::duration<double>(clock::now() - t0).count()}};
     };
     const int passed = exhaustive.passed + sampled.passed, total = exhaustive.total + sampled.total + unexpected_passes;
@@ -359,7 +268,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("{:<40} {:<15} {:>9} {:<8}\n", "reducer", "format", "checks", "verdict");
     const auto reductions = [&] {
         const heartbeat beat("the reducers");
-        return reducers.valid() ? reducers.get() : reducer_part();
+        return job.reductions();
     }();
     nlohmann::json reduction_rows = nlohmann::json::array();
     int reductions_passed = 0;
@@ -382,7 +291,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
     const auto scaling = [&] {
         const heartbeat beat("the scaling path");
-        return scaling_rows_ahead.valid() ? scaling_rows_ahead.get() : scaling_part();
+        return job.scaling();
     }();
     nlohmann::json scaling_rows = nlohmann::json::array();
     int scaling_passed = 0;

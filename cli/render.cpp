@@ -11,23 +11,6 @@
 namespace flipcheck::cli {
 namespace {
 
-template <format F>
-described describe_as(std::uint64_t raw) {
-    using S = typename F::storage;
-    const S b = S(raw);
-    const classification c = F::classify(b);
-    described d;
-    d.hex = fmt::format("0x{:0{}x}", raw, F::width / 4);
-    d.kind = fmt::format("{}{}", to_string(c.kind), c.negative ? "-" : "+");
-    if (c.is_nan()) {
-        d.value = fmt::format("{}nan(payload=0x{:x})", c.negative ? "-" : "+", std::uint64_t(F::mantissa_field(b)));
-    } else {
-        d.value = fmt::format("{:.17g}", double(F::to_value(b)));
-        if (c.kind == fp_class::zero) d.value = c.negative ? "-0" : "+0";
-    }
-    return d;
-}
-
 std::string line(const described& d) { return fmt::format("{} = {} ({})", d.hex, d.value, d.kind); }
 
 // The bits of a format's storage that are not its value's (fp6 and fp4 in a byte), and its last key.
@@ -44,13 +27,6 @@ value_bits_of value_bits(const std::string& format) {
 std::string hex_key(const sweep_report& r, std::uint64_t k) { return describe(r.format, k).hex; }
 
 }  // namespace
-
-described describe(const std::string& format, std::uint64_t bits) {
-    described d;
-    if (!registry::with_name<registry::all_formats>(format, [&]<class E>() { d = describe_as<typename E::type>(bits); }))
-        throw std::invalid_argument("describe: unknown format " + format);
-    return d;
-}
 
 std::string law_list(law_set laws) {
     if ((laws & all_mapping_laws) == all_mapping_laws) return "all";

@@ -7,13 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "flipcheck/check/report.hpp"
+#include "flipcheck/run/describe.hpp"
 
 namespace flipcheck::cli {
 
-struct described {
-    std::string hex, value, kind;  // "0x80000000", "-0", "zero-"
-};
-described describe(const std::string& format, std::uint64_t bits);
+using run::describe;
+using run::described;
 
 std::string law_list(law_set laws);
 std::string verdict(const sweep_report& r);

@@ -13,7 +13,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
-#include "shell_quote.hpp"
+#include "flipcheck/run/shell_quote.hpp"
 #include "stop.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/error.hpp"
@@ -23,6 +23,8 @@
 #include "flipcheck/shader/sweep.hpp"
 
 namespace flipcheck::cli {
+
+using namespace flipcheck::run;
 namespace {
 
 namespace sh = flipcheck::shader;

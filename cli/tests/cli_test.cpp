@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../shell_quote.hpp"
+#include "flipcheck/run/shell_quote.hpp"
 #include "run_command.hpp"
 
 using flipcheck::test::run_flipcheck;
@@ -13,8 +13,8 @@ using flipcheck::test::run_flipcheck;
 // Every repro line and adapter command goes through these two: a word comes back from a real shell
 // unchanged, and a plain word stays unquoted so that repro lines read well.
 TEST(cli, words_for_the_shell_come_back_unchanged) {
-    using flipcheck::cli::quote;
-    using flipcheck::cli::shell_quote;
+    using flipcheck::run::quote;
+    using flipcheck::run::shell_quote;
     EXPECT_EQ(quote("./libmy_subjects.so"), "./libmy_subjects.so");
     EXPECT_EQ(quote("my lib.so"), "'my lib.so'");
     EXPECT_EQ(shell_quote("x"), "'x'");

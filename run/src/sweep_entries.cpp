@@ -1,4 +1,4 @@
-#include "registry.hpp"
+#include "flipcheck/run/sweep_entries.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,9 +6,9 @@
 #include "flipcheck/check/equal_mappings.hpp"
 #include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/sampled.hpp"
-#include "gpu_backend.hpp"
+#include "flipcheck/run/gpu_backend.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 namespace {
 
 template <class M>
@@ -123,7 +123,4 @@ std::vector<std::string> mapping_names(bool builtin_only) {
     return names;
 }
 
-double gpu_start_up() { return gpu_backend::start_up(); }
-bool gpu_available() { return gpu_backend::available(); }
-
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

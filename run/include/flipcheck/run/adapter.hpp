@@ -3,26 +3,29 @@
 // and the answers become ordinary audit subjects, judged by the same oracle. A framework the
 // interpreter cannot import is "not installed", never a pass; a broken adapter is bad input.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
-#include "audit.hpp"
+#include "flipcheck/audit/audit.hpp"
+#include "flipcheck/audit/sort.hpp"
+#include "flipcheck/run/backend.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 struct adapter_result {
     std::string framework, version, reason;
     bool installed = false;
     std::size_t randoms = 0;  // the random arrays its cases hold (the classifier must ask for the same)
-    std::vector<audit_subject> reducers;
+    std::vector<audit::subject> reducers;
     std::vector<audit::sort_subject> sorts;
 };
 
-// The adapters to run: --adapter's commands, and (unless --no-default-adapters) the repo's own:
-// NumPy on the CPU; PyTorch, JAX, CuPy and Triton with --device gpu.
-std::vector<std::string> adapter_commands(const audit_options& o, backend b);
+// The adapters to run: `commands` (--adapter's), and with `repo_adapters` the repo's own: NumPy on
+// the CPU; PyTorch, JAX, CuPy and Triton on the GPU.
+std::vector<std::string> adapter_commands(std::vector<std::string> commands, bool repo_adapters, backend b);
 // Runs `command CASES ANSWERS` and reads its answers. Throws input_error when the adapter fails
 // or writes answers that break the format.
 adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device);
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -7,17 +7,18 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "audit.hpp"
+#include "flipcheck/run/p3008_rows.hpp"
 #include "flipcheck/atomic.hpp"
-#include "render.hpp"
-#include "gpu_backend.hpp"
+#include "flipcheck/run/audit_subjects.hpp"
+#include "flipcheck/run/describe.hpp"
+#include "flipcheck/run/gpu_backend.hpp"
 #if FLIPCHECK_HAVE_THRUST
 #include <cuda/atomic>
 #include <cuda/version>
 #endif
 #include <atomic>
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 namespace {
 
 using audit::fetch_pair;
@@ -139,4 +140,4 @@ std::string replay_p3008(const audit::p3008_subject& s, audit::word old, audit::
                        describe(s.format, got.stored).hex, render_value(s.format, got.stored), why, ok ? "agrees" : "DIFFERS");
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -2,7 +2,7 @@
 // exactly to float: C++20 [cmp.alg] says strong_order on IEEE floating point "is the ordering
 // consistent with the totalOrder operation". Widening keeps totalOrder (payloads move up 13 or 16
 // bits in place), so 2^32 pairs of each 16-bit format check every class against every class.
-#include "claims.hpp"
+#include "flipcheck/run/claims.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 namespace {
 
 std::uint32_t widen_binary16(std::uint16_t h) {
@@ -103,4 +103,4 @@ std::vector<claim_result> strong_order_claims(bool quick) {
     return {check("binary16", widen_binary16, quick), check("bfloat16", widen_bfloat16, quick)};
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

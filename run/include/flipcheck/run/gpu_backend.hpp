@@ -1,6 +1,6 @@
-// The command's one door to the GPU: every call cli/ makes of flipcheck::gpu (gpu/include), by
-// name and storage type rather than by C++ type. gpu_backend.cpp is the only file of the command
-// compiled with FLIPCHECK_HAVE_GPU and gpu/'s include paths; without CUDA it builds the same
+// The one door to the GPU: every call run/ makes of flipcheck::gpu (gpu/include), by name and
+// storage type rather than by C++ type. gpu_backend.cpp is the only file of the command compiled
+// with FLIPCHECK_HAVE_GPU and gpu/'s include paths; without CUDA it builds the same
 // declarations, each throwing input_error ("this build has no GPU support").
 //
 // Why a door: the rest of the command then compiles to the same objects with and without CUDA,
@@ -21,9 +21,9 @@
 #include "flipcheck/audit/sort.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/check/sweep.hpp"
-#include "scaling.hpp"
+#include "flipcheck/run/scaling.hpp"
 
-namespace flipcheck::cli::gpu_backend {
+namespace flipcheck::run::gpu_backend {
 
 // Whether this build has the GPU code at all (nvcc was found at configure time).
 bool built() noexcept;
@@ -74,4 +74,4 @@ std::vector<audit::intrinsic_row> intrinsic_truth_tables();
 std::uint64_t made_nan(const std::string& format);  // 0/0 on the device, as bits
 std::string cccl_version();
 
-}  // namespace flipcheck::cli::gpu_backend
+}  // namespace flipcheck::run::gpu_backend

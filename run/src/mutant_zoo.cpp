@@ -1,4 +1,4 @@
-#include "mutants.hpp"
+#include "flipcheck/run/mutant_zoo.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,11 +12,11 @@
 #include "flipcheck/check/exhaustive.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/catalog/registry.hpp"
-#include "gpu_backend.hpp"
-#include "render.hpp"
-#include "scaling.hpp"
+#include "flipcheck/run/gpu_backend.hpp"
+#include "flipcheck/run/describe.hpp"
+#include "flipcheck/run/scaling.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -366,4 +366,4 @@ const std::vector<mutant>& mutant_zoo() {
     return zoo;
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -1,6 +1,6 @@
-// The command's one door to the GPU (gpu_backend.hpp). With FLIPCHECK_HAVE_GPU every call goes to
+// The one door to the GPU (gpu_backend.hpp). With FLIPCHECK_HAVE_GPU every call goes to
 // flipcheck::gpu; without it, each says that this build has no GPU support.
-#include "gpu_backend.hpp"
+#include "flipcheck/run/gpu_backend.hpp"
 
 #include "flipcheck/error.hpp"
 #include "flipcheck/catalog/registry.hpp"
@@ -13,7 +13,7 @@
 #include "flipcheck/gpu/yamr.hpp"
 #endif
 
-namespace flipcheck::cli::gpu_backend {
+namespace flipcheck::run::gpu_backend {
 
 #if FLIPCHECK_HAVE_GPU
 namespace {
@@ -144,4 +144,4 @@ FLIPCHECK_GPU_BACKEND_REDUCE(std::uint32_t)
 FLIPCHECK_GPU_BACKEND_REDUCE(std::uint64_t)
 #undef FLIPCHECK_GPU_BACKEND_REDUCE
 
-}  // namespace flipcheck::cli::gpu_backend
+}  // namespace flipcheck::run::gpu_backend

@@ -1,5 +1,5 @@
-// The command's view of core's registry (flipcheck/catalog/registry.hpp): every registered (format,
-// mapping) instance as a runtime row the commands can look up by name. Built-in mappings are what
+// Core's registry (flipcheck/catalog/registry.hpp) at run time: every registered (format, mapping)
+// instance as a row looked up by name, run on the backend asked for. Built-in mappings are what
 // the main job verifies; mapping mutants are known-wrong and must fail.
 #pragma once
 #include <cstdint>
@@ -11,10 +11,9 @@
 
 #include "flipcheck/catalog/registry.hpp"
 #include "flipcheck/check/sweep.hpp"
+#include "flipcheck/run/backend.hpp"
 
-namespace flipcheck::cli {
-
-enum class backend { cpu, gpu };
+namespace flipcheck::run {
 
 struct sweep_entry {
     std::string format, mapping;
@@ -48,7 +47,5 @@ struct code_row {
 };
 std::vector<code_row> codes_of(std::string_view format);
 std::vector<std::string> mapping_names(bool builtin_only);
-bool gpu_available();
-double gpu_start_up();  // seconds to create the CUDA context (call only with a GPU)
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

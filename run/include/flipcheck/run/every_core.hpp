@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 // Runs every task, on at most `threads` threads (0: every hardware thread), and returns their
 // results in the tasks' order. A task that throws lets the others finish; the first exception
@@ -40,4 +40,4 @@ std::vector<R> on_every_core(const std::vector<std::function<R()>>& tasks, unsig
     return out;
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "registry.hpp"
+#include "flipcheck/run/sweep_entries.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 struct kill_result {
     bool killed = false;
@@ -26,4 +26,4 @@ struct mutant {
 
 const std::vector<mutant>& mutant_zoo();
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

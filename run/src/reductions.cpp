@@ -1,4 +1,4 @@
-#include "reductions.hpp"
+#include "flipcheck/run/reductions.hpp"
 
 #include "flipcheck/catalog/byte_reducers.hpp"
 
@@ -19,11 +19,11 @@
 #include "flipcheck/law.hpp"
 #include "flipcheck/random.hpp"
 #include "flipcheck/catalog/registry.hpp"
-#include "every_core.hpp"
-#include "gpu_backend.hpp"
-#include "render.hpp"
+#include "flipcheck/run/every_core.hpp"
+#include "flipcheck/run/gpu_backend.hpp"
+#include "flipcheck/run/describe.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 namespace {
 
 template <format F>
@@ -302,4 +302,4 @@ nlohmann::json to_json(const reduction_row& r) {
             {"verdict", r.passed() ? "pass" : "fail"}, {"counterexample", r.failure}};
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

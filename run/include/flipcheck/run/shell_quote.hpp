@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 // Always quoted: a path or command the shell must take as one word whatever it holds.
 inline std::string shell_quote(const std::string& s) {
@@ -17,4 +17,4 @@ inline std::string quote(const std::string& s) {
     return s.find_first_of(" '\"\\$`") == std::string::npos ? s : shell_quote(s);
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

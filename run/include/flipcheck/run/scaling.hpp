@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "flipcheck/check/scaling.hpp"
-#include "registry.hpp"
+#include "flipcheck/run/sweep_entries.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 struct scaling_row {
     scaling_report report;
@@ -25,4 +25,4 @@ struct scaling_row {
 std::vector<scaling_row> verify_scaling(backend b, bool mutants);
 nlohmann::json to_json(const scaling_row& r);
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "registry.hpp"
+#include "flipcheck/run/sweep_entries.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 struct reduction_row {
     std::string reducer, format, device;
@@ -25,4 +25,4 @@ struct reduction_row {
 std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms);
 nlohmann::json to_json(const reduction_row& r);
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 struct claim_result {
     std::string claim;
@@ -17,4 +17,4 @@ struct claim_result {
 // widened exactly to float (payloads kept). `quick` samples 2^22 pairs of each instead.
 std::vector<claim_result> strong_order_claims(bool quick);
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -1,14 +1,14 @@
-#include "scaling.hpp"
+#include "flipcheck/run/scaling.hpp"
 
 #include <chrono>
 #include <functional>
 #include <future>
 
-#include "every_core.hpp"
+#include "flipcheck/run/every_core.hpp"
 #include "flipcheck/catalog/registry.hpp"
-#include "gpu_backend.hpp"
+#include "flipcheck/run/gpu_backend.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 
 std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
     scaling_options o;
@@ -44,4 +44,4 @@ nlohmann::json to_json(const scaling_row& r) {
             {"counterexample", r.report.counterexample.value_or("")},   {"seconds", r.seconds}};
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

@@ -1,8 +1,9 @@
 // The adapter process: cases out, answers in (adapters/README.md). The cases are exactly the inputs
 // the classifiers will ask about (the battery, the random arrays, their reversals, the sort
 // battery), in every format the audit takes; each answer is looked up by its input.
-#include "adapter.hpp"
-#include "shell_quote.hpp"
+#include "flipcheck/run/adapter.hpp"
+#include "flipcheck/run/audit_subjects.hpp"
+#include "flipcheck/run/shell_quote.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 
-namespace flipcheck::cli {
+namespace flipcheck::run {
 namespace {
 
 namespace fs = std::filesystem;
@@ -162,7 +163,7 @@ adapter_result read_answers(const fs::path& path, const std::map<std::string, ca
         } else {
             const std::string op = need(s, "op", where).get<std::string>();
             if (op != "max" && op != "min") throw input_error(where + ": op must be max or min");
-            audit_subject sub{name, library, op == "max" ? reduce_op::max : reduce_op::min, kind == "arg",
+            audit::subject sub{name, library, op == "max" ? reduce_op::max : reduce_op::min, kind == "arg",
                               [lookup](const input& xs) { return lookup(xs).value; }, format, replay, empty_note};
             if (!skip_reason.empty()) {
                 sub.skip = [lookup](const input& xs) { return !lookup(xs).skip.empty(); };
@@ -176,9 +177,8 @@ adapter_result read_answers(const fs::path& path, const std::map<std::string, ca
 
 }  // namespace
 
-std::vector<std::string> adapter_commands(const audit_options& o, backend b) {
-    std::vector<std::string> c = o.adapters;
-    if (!o.default_adapters) return c;
+std::vector<std::string> adapter_commands(std::vector<std::string> c, bool repo_adapters, backend b) {
+    if (!repo_adapters) return c;
     const auto dir = adapter_dir();
     const std::vector<std::string> names = b == backend::gpu ? std::vector<std::string>{"torch", "jax", "cupy", "triton"}
                                                              : std::vector<std::string>{"numpy"};
@@ -264,4 +264,4 @@ adapter_result run_adapter(const std::string& command, std::size_t randoms, bool
     return r;
 }
 
-}  // namespace flipcheck::cli
+}  // namespace flipcheck::run

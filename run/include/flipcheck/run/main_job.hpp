@@ -1,0 +1,76 @@
+// The main job (`flipcheck` with no arguments): every built-in mapping over every format, then every
+// built-in reducer and the FP8/MX scaling path, each against the oracle, on the backend given. This
+// class runs it a row at a time; the command (cli/main.cpp) shows each row as it comes.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <future>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "flipcheck/check/sweep.hpp"
+#include "flipcheck/run/backend.hpp"
+#include "flipcheck/run/reductions.hpp"
+#include "flipcheck/run/scaling.hpp"
+
+namespace flipcheck::run {
+
+struct mapping_row {
+    sweep_report report;
+    // Whether every law must hold (sweep_entry::expected_right). False: a built-in on a format it
+    // does not claim, whose failure is a finding and whose pass would be the surprise.
+    bool expected_right = true;
+    double wall_seconds = 0;  // the row's wall, beside the report's seconds (the kernels' on the GPU)
+};
+
+class main_job {
+public:
+    // What each sweep reports its progress to, by the row's label ("binary32 sign_flip").
+    using progress_for = std::function<std::function<void(const sweep_progress&)>(const std::string& label)>;
+
+    // `with_mutant`: a mapping mutant's name to run among the rows (it must fail), or "". `stop`
+    // ends the job at its next step.
+    main_job(backend b, std::string with_mutant, std::atomic<bool>* stop, progress_for progress);
+
+    // On the GPU: starts the reducers and the scaling path beside the sweeps, from the start, then
+    // creates the CUDA context (their host work overlaps its making; their first launches wait
+    // for it) and returns its seconds. On the CPU: 0; the 32-bit sweeps keep every core busy, so
+    // the other two parts start after them, beside the remaining rows, which leave cores idle.
+    double start();
+
+    // The next mapping row, format by format in registry order; nothing after the last row or a stop.
+    std::optional<mapping_row> next_row();
+
+    // The CPU's 32-bit built-ins swept first, that the other built-ins of their format were proved
+    // equal to (check/equal_mappings.hpp: the same laws fail at the same keys).
+    const std::vector<sweep_report>& proved() const { return proved_; }
+
+    // A failed row swept again for its most telling law only (the order broken, then a key that does
+    // not come back), with its smallest counterexample first: microseconds for a byte format.
+    static sweep_report telling_failure(const sweep_report& failed);
+
+    // The second and third parts, waited for (or run now if they had not started).
+    std::vector<reduction_row> reductions();
+    std::vector<scaling_row> scaling();
+    double reducer_seconds() const { return reducer_seconds_; }
+    double scaling_seconds() const { return scaling_seconds_; }
+
+private:
+    void start_beside();
+
+    backend b_;
+    std::string with_mutant_;
+    std::atomic<bool>* stop_;
+    progress_for progress_;
+    std::size_t next_ = 0, start_at_;      // the next row; the row before which the other parts start
+    std::vector<sweep_report> proved_;     // per 32-bit format, on the CPU: the built-in swept first, passed
+    std::set<std::string> swept_ahead_;    // the formats whose built-in swept first has been tried
+    std::atomic<double> reducer_seconds_{0}, scaling_seconds_{0};
+    std::future<std::vector<reduction_row>> reductions_;
+    std::future<std::vector<scaling_row>> scaling_;
+};
+
+}  // namespace flipcheck::run

@@ -1,0 +1,126 @@
+#include "flipcheck/run/main_job.hpp"
+
+#include <chrono>
+
+#include "flipcheck/run/sweep_entries.hpp"
+
+namespace flipcheck::run {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+// Each part's own seconds, apart from the wall: on the GPU they overlap.
+template <class Part>
+auto timed(std::atomic<double>& seconds, Part&& part) {
+    const auto t = clock_type::now();
+    auto rows = part();
+    seconds = since(t);
+    return rows;
+}
+
+}  // namespace
+
+main_job::main_job(backend b, std::string with_mutant, std::atomic<bool>* stop, progress_for progress)
+    : b_(b), with_mutant_(std::move(with_mutant)), stop_(stop), progress_(std::move(progress)), start_at_(sweep_entries().size()) {
+    if (b_ == backend::cpu)  // after the last 32-bit row; on the GPU, start() starts them
+        for (std::size_t i = 0; i < sweep_entries().size(); ++i)
+            if (format_width(sweep_entries()[i].format) == 32) start_at_ = i + 1;
+}
+
+void main_job::start_beside() {
+    const backend b = b_;
+    reductions_ = std::async(std::launch::async, [this, b] { return timed(reducer_seconds_, [b] { return verify_reductions(b, 200); }); });
+    scaling_ = std::async(std::launch::async, [this, b] { return timed(scaling_seconds_, [b] { return verify_scaling(b, false); }); });
+}
+
+double main_job::start() {
+    if (b_ != backend::gpu) return 0;
+    start_beside();
+    return gpu_start_up();
+}
+
+std::optional<mapping_row> main_job::next_row() {
+    const auto& entries = sweep_entries();
+    for (; next_ < entries.size(); ++next_) {
+        if (stop_ && *stop_) return std::nullopt;
+        if (next_ == start_at_ && !reductions_.valid()) start_beside();
+        const sweep_entry& s = entries[next_];
+        if (!s.builtin() && s.mapping != with_mutant_) continue;
+        ++next_;
+        sweep_options o;
+        o.stop = stop_;
+        o.progress = progress_(s.format + " " + s.mapping);
+        // On the CPU a 32-bit format's built-ins are proved by agreeing on every key with the one
+        // swept first (check/equal_mappings.hpp: the same laws fail at the same keys), in under half a
+        // sweep's time; one that differs anywhere is swept. The one swept first is the format's
+        // fastest to sweep (sweep_entry::swept_first), ahead of its turn when it is not the format's
+        // first row; its own row is that sweep.
+        const bool may_agree = b_ == backend::cpu && s.agrees_with && s.expected_right;
+        auto reference_of = [&]() -> const sweep_report* {
+            for (const auto& p : proved_)
+                if (p.format == s.format) return &p;
+            return nullptr;
+        };
+        if (may_agree && !reference_of() && !swept_ahead_.count(s.format)) {
+            swept_ahead_.insert(s.format);
+            for (const sweep_entry& e : entries)
+                if (e.format == s.format && e.swept_first && e.expected_right) {
+                    sweep_options oa = o;
+                    oa.progress = progress_(e.format + " " + e.mapping);
+                    sweep_report first = e.run(oa, b_);
+                    if (first.passed()) proved_.push_back(std::move(first));
+                    break;
+                }
+        }
+        const sweep_report* reference = reference_of();
+        const auto t_row = clock_type::now();
+        const bool own = reference && reference->mapping == s.mapping;  // the sweep made ahead is this row's
+        const std::optional<bool> same =
+            may_agree && reference && !own ? s.agrees_with(reference->mapping, o) : std::optional<bool>(false);
+        mapping_row row;
+        row.expected_right = !s.builtin() || s.expected_right;
+        sweep_report& r = row.report;
+        if (own) {
+            r = *reference;
+        } else if (!same || *same) {
+            r = *reference;
+            r.mapping = s.mapping;
+            r.equal_to = reference->mapping;
+            r.seconds = since(t_row);
+            if (!same) r.keys_checked = 0, r.interrupted = true;  // stopped before the end
+        } else {
+            r = s.run(o, b_);
+        }
+        // The row's wall, beside its report's seconds (the kernels' time on the GPU): the difference
+        // is set-up, copies, module loading and waiting for the GPU.
+        row.wall_seconds = since(t_row);
+        if (may_agree && !reference && r.passed()) proved_.push_back(r);  // no built-in swept first passed: this one is the reference
+        return row;
+    }
+    return std::nullopt;
+}
+
+sweep_report main_job::telling_failure(const sweep_report& failed) {
+    for (law_id l : {law_id::successor_order, law_id::round_trip_bits, law_id::round_trip_key, law_id::zero_placement,
+                     law_id::nan_total_order, law_id::nan_propagate, law_id::nan_ignore}) {
+        if (!failed.failures_by_law[std::size_t(l)]) continue;
+        sweep_options o;
+        o.laws = law_bit(l);
+        o.limit = 1;
+        return find_sweep_entry(failed.format, failed.mapping)->run(o, backend::cpu);
+    }
+    return {};
+}
+
+std::vector<reduction_row> main_job::reductions() {
+    if (reductions_.valid()) return reductions_.get();
+    return timed(reducer_seconds_, [this] { return verify_reductions(b_, 200); });
+}
+
+std::vector<scaling_row> main_job::scaling() {
+    if (scaling_.valid()) return scaling_.get();
+    return timed(scaling_seconds_, [this] { return verify_scaling(b_, false); });
+}
+
+}  // namespace flipcheck::run
