@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "flipcheck/check/reducers.hpp"
+#include "flipcheck/check/shrink.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/check/exhaustive.hpp"
 #include "flipcheck/law.hpp"
@@ -107,30 +108,17 @@ std::string show_array(const std::vector<typename F::storage>& xs) {
     return s + "]";
 }
 
-// Greedy shrinking: drop chunks (halves, quarters, ... single elements) while the check still
-// fails, then replace elements by simpler values (+0, 1). Bounded in time for huge inputs.
+// The zoo's table is read by people: an element is made +0, 1 or -1 (each only into one listed
+// before it, so the search cannot go round), not the smallest pattern that still fails.
 template <format F>
-std::vector<typename F::storage> shrink(const array_check<F>& check, std::vector<typename F::storage> xs) {
+std::vector<typename F::storage> readable(typename F::storage x) {
     using S = typename F::storage;
-    const auto t0 = clock_type::now();
-    for (std::size_t chunk = std::max<std::size_t>(1, xs.size() / 2); chunk >= 1 && since(t0) < 3; chunk /= 2) {
-        for (std::size_t at = 0; at + chunk <= xs.size() && xs.size() > 1 && since(t0) < 3;) {
-            std::vector<S> smaller(xs.begin(), xs.begin() + at);
-            smaller.insert(smaller.end(), xs.begin() + at + chunk, xs.end());
-            if (!smaller.empty() && check(smaller)) xs = std::move(smaller);
-            else at += chunk;
-        }
-        if (chunk == 1) break;
+    std::vector<S> out;
+    for (S r : {F::zero, F::one, S(F::one | F::sign_mask)}) {
+        if (r == x) break;
+        out.push_back(r);
     }
-    for (auto& x : xs)
-        for (S simpler : {F::zero, F::one, S(F::one | F::sign_mask)})
-            if (x != simpler) {
-                const S keep = x;
-                x = simpler;
-                if (!check(xs)) x = keep;
-                else break;
-            }
-    return xs;
+    return out;
 }
 
 struct array_driver {
@@ -143,7 +131,9 @@ kill_result kill_array(const array_check<F>& check, array_driver d) {
     using S = typename F::storage;
     const auto t0 = clock_type::now();
     auto killed = [&](const char* driver, std::uint64_t cases, std::vector<S> xs) {
-        xs = shrink<F>(check, xs);
+        xs = shrink_toward<F>(shrink_case<S>{std::move(xs), {}}, [&](const shrink_case<S>& y) { return check(y.xs).has_value(); },
+                              readable<F>)
+                 .xs;
         const failure f = *check(xs);
         return kill_result{true, f.law, driver, since(t0), cases, fmt::format("{}: {}", show_array<F>(xs), f.detail)};
     };

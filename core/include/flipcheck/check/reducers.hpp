@@ -51,6 +51,7 @@
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/check/interleaving.hpp"
+#include "flipcheck/check/shrink.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/law.hpp"
@@ -605,34 +606,21 @@ private:
         }
         return true;
     }
-    // A failing schedule's array made smaller (an element dropped), then simpler (draw.hpp's
-    // simpler bits), while some schedule of it still fails; bounded by `budget` runs.
+    // A failing schedule's array made smaller, then simpler (check/shrink.hpp), while some schedule
+    // of it still fails; bounded by `budget` schedules tried.
     void shrink_steps(std::vector<S>& xs, std::vector<std::size_t>& order, counterexample& c) {
         const std::uint64_t counted = rep_.stages.back().cases;
         std::size_t budget = 5000;
-        auto attempt = [&](std::vector<S> ys) {
-            if (budget < 50 || ys.empty()) return false;
+        auto fails_somehow = [&](const shrink_case<S>& y) {
+            if (budget < 50) return false;
             const std::uint64_t before = rep_.stages.back().cases;
-            auto found = failing_schedule(ys, std::min<std::size_t>(600, budget));
+            auto found = failing_schedule(y.xs, std::min<std::size_t>(600, budget));
             budget -= std::min<std::size_t>(budget, std::size_t(rep_.stages.back().cases - before));
             if (!found) return false;
-            xs = std::move(ys), order = std::move(found->first), c = found->second;
+            order = std::move(found->first), c = found->second;
             return true;
         };
-        for (bool progress = true; progress;) {
-            progress = false;
-            for (std::size_t i = 0; i < xs.size() && !progress && xs.size() > 1; ++i) {
-                std::vector<S> ys = xs;
-                ys.erase(ys.begin() + std::ptrdiff_t(i));
-                progress = attempt(std::move(ys));
-            }
-            for (std::size_t i = 0; i < xs.size() && !progress; ++i)
-                for (S simpler : draw::simpler_bits<F>(xs[i])) {
-                    std::vector<S> ys = xs;
-                    ys[i] = simpler;
-                    if ((progress = attempt(std::move(ys)))) break;
-                }
-        }
+        xs = shrink<F>(shrink_case<S>{xs, {}}, fails_somehow).xs;
         rep_.stages.back().cases = counted;
         livelock_ = false;
         if (auto again = fails(xs, order)) c = *again;  // the kept schedule's verdict (and livelock_) again
@@ -643,7 +631,7 @@ private:
     void report(std::vector<S> xs, std::vector<std::size_t> order, counterexample c, bool shrink) {
         const std::size_t original = xs.size();
         if (shrink && is_step_schedule(order)) shrink_steps(xs, order, c);
-        else if (shrink) shrink_case(xs, order, c);
+        else if (shrink) shrink_ordered(xs, order, c);
         if (shrink && !is_step_schedule(order) && r_.lanes) {  // the kept case's lane (shrinking judged others since)
             const std::uint64_t counted = rep_.stages.back().cases;
             if (auto again = fails(xs, order)) c = *again;
@@ -673,47 +661,18 @@ private:
         rep_.failure = std::move(f);
     }
 
-    // Greedy shrinking: drop aligned chunks (halves ... single elements; the interleaving keeps
-    // the remaining elements' relative order), then replace one element by a simpler pattern,
-    // while the case still fails. Bounded: at most `budget` subject calls.
-    void shrink_case(std::vector<S>& xs, std::vector<std::size_t>& order, counterexample& c) {
-        const std::uint64_t counted = rep_.stages.back().cases;  // shrink calls are not cases checked
-        std::size_t budget = 20000;                               // subject calls...
-        std::uint64_t work = std::uint64_t(1) << 27;              // ...and elements passed to it
-        auto try_case = [&](std::vector<S> ys, std::vector<std::size_t> yo) {
-            if (budget == 0 || work < ys.size()) return false;
-            --budget;
-            work -= ys.size();
-            auto f = fails(ys, yo);
-            if (!f) return false;
-            xs = std::move(ys);
-            order = std::move(yo);
-            c = *f;
-            return true;
+    // The case made smaller and simpler while it still fails (check/shrink.hpp), with its order:
+    // the elements kept keep their relative order. Shrink calls are not cases checked.
+    void shrink_ordered(std::vector<S>& xs, std::vector<std::size_t>& order, counterexample& c) {
+        const std::uint64_t counted = rep_.stages.back().cases;
+        auto still_fails = [&](const shrink_case<S>& y) {
+            auto f = fails(y.xs, y.order);
+            if (f) c = *f;
+            return f.has_value();
         };
-        for (bool progress = true; progress && budget > 0 && work > 0;) {
-            progress = false;
-            for (std::size_t chunk = xs.size(); chunk > 0 && !progress; chunk /= 2) {
-                for (std::size_t begin = 0; begin < xs.size() && !progress; begin += chunk) {
-                    const std::size_t end = std::min(begin + chunk, xs.size());
-                    std::vector<S> ys;
-                    std::vector<std::size_t> yo;
-                    for (std::size_t i = 0; i < xs.size(); ++i)
-                        if (i < begin || i >= end) ys.push_back(xs[i]);
-                    for (std::size_t i : order)
-                        if (i < begin) yo.push_back(i);
-                        else if (i >= end) yo.push_back(i - (end - begin));
-                    progress = try_case(std::move(ys), std::move(yo));
-                }
-            }
-            for (std::size_t i = 0; i < xs.size() && !progress && xs.size() <= 4096; ++i) {
-                for (S simpler : draw::simpler_bits<F>(xs[i])) {
-                    std::vector<S> ys = xs;
-                    ys[i] = simpler;
-                    if ((progress = try_case(std::move(ys), order))) break;
-                }
-            }
-        }
+        auto small = shrink<F>(shrink_case<S>{xs, order}, still_fails);
+        xs = std::move(small.xs);
+        order = std::move(small.order);
         rep_.stages.back().cases = counted;
     }
 

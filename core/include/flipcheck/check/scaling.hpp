@@ -32,6 +32,7 @@
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/draw.hpp"
+#include "flipcheck/check/shrink.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/random.hpp"
 #include "flipcheck/scale.hpp"
@@ -128,26 +129,6 @@ std::vector<std::vector<typename F::storage>> amax_cases(const scaling_options& 
     return out;
 }
 
-namespace detail {
-// Removes elements while the array still fails: the counterexample a person reads.
-template <class T, class Fails>
-std::vector<T> shrink_array(std::vector<T> xs, Fails fails) {
-    for (bool again = true; again;) {
-        again = false;
-        for (std::size_t i = 0; i < xs.size(); ++i) {
-            std::vector<T> ys = xs;
-            ys.erase(ys.begin() + std::ptrdiff_t(i));
-            if (fails(ys)) {
-                xs = std::move(ys);
-                again = true;
-                break;
-            }
-        }
-    }
-    return xs;
-}
-}  // namespace detail
-
 // Judge `amax_of` (span -> bits) on every array of `cases` under policy p. What a GPU amax's
 // driver calls too, with a function that looks its answers up.
 template <amax_format F, class Cases, class AmaxOf>
@@ -164,7 +145,7 @@ void judge_amax(scaling_report& r, nan_policy p, const Cases& cases, AmaxOf&& am
     for (const auto& xs : cases) {
         ++r.checks;
         if (!fails(xs)) continue;
-        const std::vector<S> small = detail::shrink_array(xs, fails);
+        const std::vector<S> small = shrink<F>(xs, fails);
         r.replay = format_case<F>(std::span<const S>(small), {});
         r.counterexample = "amax of " + show<F>(small) + " is " + show<F>(S(amax_of(std::span<const S>(small)))) +
                            "; the oracle's (nan=" + std::string(to_string(p)) + "): " +
