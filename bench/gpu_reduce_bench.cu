@@ -128,10 +128,10 @@ int main(int argc, char** argv) {
 
     auto batch_of = [&](int r) { return fg::batch<std::uint32_t>{reinterpret_cast<const std::uint32_t*>(in.d[r % inputs]), in.offsets}; };
     const fc::policy total{}, propagate{fc::nan_policy::propagate}, ignore{fc::nan_policy::ignore};
-    auto value = [&](fg::value_form form, fc::policy p) {
+    auto value = [&](fg::atomic_form form, fc::policy p) {
         return [&, form, p](int r) {
             // The atomic forms start from the identity key of max; full_grid overwrites the word.
-            if (form != fg::value_form::full_grid) cudaMemsetAsync(word, 0, 4);
+            if (form != fg::atomic_form::grid) cudaMemsetAsync(word, 0, 4);
             fg::launch_reduce<M>(form, p, fc::reduce_op::max, batch_of(r), 1, blocks, threads, word, partials, counters);
         };
     };
@@ -157,11 +157,11 @@ int main(int argc, char** argv) {
         CHECK(cudaMemcpy(&m, cub_max, 4, cudaMemcpyDeviceToHost));
         return m == in.best[r % inputs];
     }, double(bytes), -1);
-    measure("flipcheck warp_aggregated max (total_order)", value(fg::value_form::warp_aggregated, total), value_ok, double(bytes), cub_row);
-    measure("flipcheck warp_aggregated max (propagate)", value(fg::value_form::warp_aggregated, propagate), value_ok, double(bytes), cub_row);
-    measure("flipcheck warp_aggregated max (ignore)", value(fg::value_form::warp_aggregated, ignore), value_ok, double(bytes), cub_row);
-    measure("flipcheck block_shared max (total_order)", value(fg::value_form::block_shared, total), value_ok, double(bytes), cub_row);
-    measure("flipcheck full_grid max (total_order)", value(fg::value_form::full_grid, total), value_ok, double(bytes), cub_row);
+    measure("flipcheck warp_aggregated max (total_order)", value(fg::atomic_form::warp, total), value_ok, double(bytes), cub_row);
+    measure("flipcheck warp_aggregated max (propagate)", value(fg::atomic_form::warp, propagate), value_ok, double(bytes), cub_row);
+    measure("flipcheck warp_aggregated max (ignore)", value(fg::atomic_form::warp, ignore), value_ok, double(bytes), cub_row);
+    measure("flipcheck block_shared max (total_order)", value(fg::atomic_form::block_shared, total), value_ok, double(bytes), cub_row);
+    measure("flipcheck full_grid max (total_order)", value(fg::atomic_form::grid, total), value_ok, double(bytes), cub_row);
 
     const int cub_arg = measure("cub::DeviceReduce::ArgMax", [&](int r) {
         std::size_t tb = temp_bytes;
@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
         }, double(bytes), -1);
         measure("flipcheck warp_aggregated max (double)", [&](int r) {
             cudaMemsetAsync(word64, 0, 8);
-            fg::launch_reduce<MD>(fg::value_form::warp_aggregated, total, fc::reduce_op::max,
+            fg::launch_reduce<MD>(fg::atomic_form::warp, total, fc::reduce_op::max,
                                   fg::batch<std::uint64_t>{reinterpret_cast<const std::uint64_t*>(ind.d[r % inputs]), ind.offsets},
                                   1, blocks, threads, word64, arg_partials, counters);
         }, [&](int r) {
@@ -278,7 +278,7 @@ int main(int argc, char** argv) {
             const unsigned b = unsigned(prop.multiProcessorCount) * per_sm;
             const float ms = median_ms(repeats, [&](int r) {
                 cudaMemsetAsync(word, 0, 4);
-                fg::launch_reduce<M>(fg::value_form::warp_aggregated, total, fc::reduce_op::max, batch_of(r), 1, b, t, word,
+                fg::launch_reduce<M>(fg::atomic_form::warp, total, fc::reduce_op::max, batch_of(r), 1, b, t, word,
                                      partials, counters);
             });
             char line[160];

@@ -16,7 +16,8 @@
 
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/catalog/registry.hpp"
-#include "testing.hpp"  // rapidcheck/tests/: run_quietly, to run a property with a chosen seed
+#include "flipcheck/rapidcheck.hpp"
+#include "run_quietly.hpp"  // rapidcheck/harness/: a property run with a chosen seed, quietly
 
 namespace fc = flipcheck;
 

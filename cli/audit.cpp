@@ -93,7 +93,7 @@ struct row_report {
     nlohmann::json json;
 };
 
-row_report report(const audit_subject& s, const audit::verdict& v) {
+row_report report(const audit_subject& s, const audit::report& v) {
     row_report r;
     auto& L = r.lines;
     nlohmann::json j{{"subject", s.name}, {"library", s.library}, {"format", s.format}, {"op", to_string(s.op)},
@@ -141,7 +141,7 @@ row_report report(const audit_subject& s, const audit::verdict& v) {
     return r;
 }
 
-row_report report(const audit::sort_subject& s, const audit::sort_verdict& v) {
+row_report report(const audit::sort_subject& s, const audit::sort_report& v) {
     row_report r;
     auto& L = r.lines;
     nlohmann::json j{{"subject", s.name}, {"library", s.library}, {"format", s.format}, {"kind", "sort"}};
@@ -382,7 +382,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
         rows.push_back(r.json);
         sort_rows.emplace_back(s.name, std::move(r));
     }
-    std::vector<std::pair<audit::p3008_subject, p3008_report>> p3008_rows;
+    std::vector<std::pair<audit::p3008_subject, p3008_row>> p3008_rows;
     if (built_ins(o))
         for (auto& s : p3008_subjects(b)) {
             auto r = run_p3008(s, o.randoms * 10);
@@ -395,7 +395,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
             p3008_rows.emplace_back(std::move(s), std::move(r));
         }
     if (!md && built_ins(o)) fmt::print("\n{}\n", p3008_std_note());
-    std::vector<claim_result> claims;
+    std::vector<claim_report> claims;
     if (b == backend::cpu && built_ins(o)) claims = strong_order_claims(o.quick);
     std::vector<std::pair<std::string, std::string>> intrinsics;  // (row, its witnesses)
     if (b == backend::gpu && built_ins(o))

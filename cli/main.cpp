@@ -333,7 +333,7 @@ int run_mutants(const std::string& device, const std::string& json, bool markdow
     }
     for (const auto& m : mutant_zoo()) {
         if (m.needs_gpu && b != backend::gpu) continue;
-        const kill_result k = m.kill(b);
+        const kill_report k = m.kill(b);
         ++total;
         killed += k.killed;
         if (markdown) {

@@ -40,7 +40,7 @@ TEST(packed_reducer, agreement_reads_each_lane) {
     EXPECT_FALSE(fc::packed::agreement<F>(p, reduce_op::max, xs, std::uint8_t(0x11)).has_value());
     const auto c = fc::packed::agreement<F>(p, reduce_op::max, xs, std::uint8_t(0x10));
     ASSERT_TRUE(c.has_value());
-    EXPECT_EQ(c->key, 0u);  // lane 0 is wrong
+    EXPECT_EQ(c->lane, 0u);  // lane 0 is wrong
 }
 
 // A user's reducer of packed pairs (pair_reducer_function): the registry's lane-wise max as a

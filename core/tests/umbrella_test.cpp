@@ -30,6 +30,8 @@
 
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 TEST(umbrella, declares_the_checks_the_readme_names) {
     EXPECT_GT(sizeof(flipcheck::check_report), 0u);           // check/reducers.hpp
     EXPECT_GT(sizeof(flipcheck::atomic::step_plan), 0u);      // check/interleaving.hpp
@@ -46,3 +48,8 @@ TEST(umbrella, format_ids_are_the_catalogues) {
     EXPECT_EQ(flipcheck::registry::format_id<flipcheck::float4_e2m1fn>, 0x0c);
     EXPECT_EQ(flipcheck::registry::all_formats::size, 12u);
 }
+
+// The report types' earlier names (one word, "report", across the family) still name them.
+static_assert(std::is_same_v<flipcheck::audit::verdict, flipcheck::audit::report>);
+static_assert(std::is_same_v<flipcheck::audit::sort_verdict, flipcheck::audit::sort_report>);
+static_assert(std::is_same_v<flipcheck::audit::p3008_verdict, flipcheck::audit::p3008_report>);

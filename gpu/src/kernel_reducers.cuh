@@ -49,7 +49,7 @@ inline constexpr std::uint64_t no_index = ~std::uint64_t(0);
 namespace kernels {
 
 // reduce.cuh's keyed value kernels: one key word per array, decoded at the end.
-template <value_form Form>
+template <atomic_form Form>
 struct keyed_value {
     template <format F>
     static std::vector<typename F::storage> run(policy p, reduce_op op, const device_batch<typename F::storage>& b,
@@ -68,9 +68,9 @@ struct keyed_value {
         return bits;
     }
 };
-struct warp_aggregated : keyed_value<value_form::warp_aggregated> {};
-struct block_shared : keyed_value<value_form::block_shared> {};
-struct full_grid : keyed_value<value_form::full_grid> {};
+struct warp_aggregated : keyed_value<atomic_form::warp> {};
+struct block_shared : keyed_value<atomic_form::block_shared> {};
+struct full_grid : keyed_value<atomic_form::grid> {};
 
 struct packed_atomic {
     template <format F>

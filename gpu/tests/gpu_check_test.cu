@@ -45,6 +45,9 @@ void for_each_strategy(Fn&& f) {
 
 }  // namespace
 
+// One enum for a reduction's form (form.hpp); the keyed kernels' earlier names still compile.
+static_assert(gpu::value_form::warp_aggregated == gpu::atomic_form::warp && gpu::value_form::full_grid == gpu::atomic_form::grid);
+
 TEST(GpuCheck, every_registry_strategy_passes_in_every_launch_shape) {
     FLIPCHECK_REQUIRE_DEVICE();
     int checked = 0;

@@ -48,7 +48,7 @@ TEST(GpuExhaustive, every_byte_strategy_passes_every_array_up_to_three_codes_in_
             auto one = [&]<class A>() {
                 for (int length : {1, 2, 3})
                     for (auto shape : {gpu::exhaustive_shape::sequential, gpu::exhaustive_shape::contended}) {
-                        const gpu::exhaustive_result r = gpu::check_every_array<A>(length, shape);
+                        const gpu::exhaustive_report r = gpu::check_every_array<A>(length, shape);
                         EXPECT_TRUE(r.passed()) << E::name << " " << F::name << " " << fc::to_string(A::op) << " length "
                                                 << length << (shape == gpu::exhaustive_shape::sequential ? " sequential" : " contended")
                                                 << ": " << r.failures << " of " << r.arrays << " wrong, first #" << r.first;

@@ -177,13 +177,13 @@ std::vector<audit::made_nan> made_nans(const std::string& format, bool device) {
     return {{"x86", x86}, {"CUDA", cuda}};
 }
 
-audit::verdict classify(const audit::subject& s, std::size_t randoms, bool device) {
-    audit::verdict v;
+audit::report classify(const audit::subject& s, std::size_t randoms, bool device) {
+    audit::report v;
     with_audit_format(s.format, [&]<class F>() { v = audit::classify<F>(s.op, s.arg, s.run, randoms, made_nans(s.format, device), s.skip); });
     return v;
 }
-audit::sort_verdict classify(const audit::sort_subject& s, bool device, std::size_t randoms) {
-    audit::sort_verdict v;
+audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms) {
+    audit::sort_report v;
     with_audit_format(s.format, [&]<class F>() { v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms); });
     return v;
 }

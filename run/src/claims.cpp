@@ -37,7 +37,7 @@ struct table {
     std::array<int, 65536> k;
 };
 
-claim_result check(const char* format, std::uint32_t (*widen)(std::uint16_t), bool quick) {
+claim_report check(const char* format, std::uint32_t (*widen)(std::uint16_t), bool quick) {
     auto t = std::make_unique<table>();
     for (std::uint32_t h = 0; h < 65536; ++h) {
         const std::uint32_t w = widen(std::uint16_t(h));
@@ -81,7 +81,7 @@ claim_result check(const char* format, std::uint32_t (*widen)(std::uint16_t), bo
         first = *std::min_element(firsts.begin(), firsts.end());
         pairs = std::uint64_t(1) << 32;
     }
-    claim_result r;
+    claim_report r;
     r.claim = fmt::format("std::strong_order(float) is IEEE totalOrder on every pair of {} values widened to float", format);
     r.exhaustive = !quick;
     r.holds = first == none;
@@ -99,7 +99,7 @@ claim_result check(const char* format, std::uint32_t (*widen)(std::uint16_t), bo
 
 }  // namespace
 
-std::vector<claim_result> strong_order_claims(bool quick) {
+std::vector<claim_report> strong_order_claims(bool quick) {
     return {check("binary16", widen_binary16, quick), check("bfloat16", widen_bfloat16, quick)};
 }
 

@@ -37,7 +37,7 @@ S good_key(S b) {
 }
 
 template <class M>
-kill_result kill_mapping(backend b, std::optional<law_id> prefer = std::nullopt) {
+kill_report kill_mapping(backend b, std::optional<law_id> prefer = std::nullopt) {
     using F = typename M::format;
     using S = typename F::storage;
     const auto t0 = clock_type::now();
@@ -50,7 +50,7 @@ kill_result kill_mapping(backend b, std::optional<law_id> prefer = std::nullopt)
         r.mapping = M::name;
         const counterexample c = mapping_laws<M>::explain(law_id(l), key);
         const described d = describe(r.format, c.bits);
-        return kill_result{true, std::string(law_names[l]), driver, since(t0), cases,
+        return kill_report{true, std::string(law_names[l]), driver, since(t0), cases,
                            fmt::format("key {} ({} = {})", describe(r.format, key).hex, d.hex, d.value)};
     };
     // The minimal counterexample: a failing key among the edge values (patterns and their keys) if
@@ -73,7 +73,7 @@ kill_result kill_mapping(backend b, std::optional<law_id> prefer = std::nullopt)
             if (!r.counterexamples.empty()) {
                 const counterexample& c = r.counterexamples[0];
                 const described d = describe(std::string(F::name), c.bits);
-                return kill_result{true, std::string(to_string(*prefer)), "exhaustive", since(t0), r.keys_checked,
+                return kill_report{true, std::string(to_string(*prefer)), "exhaustive", since(t0), r.keys_checked,
                                    fmt::format("key {} ({} = {})", describe(std::string(F::name), c.key).hex, d.hex, d.value)};
             }
         }
@@ -92,7 +92,7 @@ kill_result kill_mapping(backend b, std::optional<law_id> prefer = std::nullopt)
         r = find_sweep_entry(F::name, M::name)->run(o, backend::gpu);
         if (!r.counterexamples.empty()) return found("gpu", r.keys_checked, S(r.counterexamples[0].key));
     }
-    return kill_result{false, "", "", since(t0), draws + r.keys_checked, ""};
+    return kill_report{false, "", "", since(t0), draws + r.keys_checked, ""};
 }
 
 // ---- array subjects: random arrays (shrunk on failure), then every pair and triple of edges ------
@@ -127,7 +127,7 @@ struct array_driver {
 };
 
 template <format F>
-kill_result kill_array(const array_check<F>& check, array_driver d) {
+kill_report kill_array(const array_check<F>& check, array_driver d) {
     using S = typename F::storage;
     const auto t0 = clock_type::now();
     auto killed = [&](const char* driver, std::uint64_t cases, std::vector<S> xs) {
@@ -135,7 +135,7 @@ kill_result kill_array(const array_check<F>& check, array_driver d) {
                               readable<F>)
                  .xs;
         const failure f = *check(xs);
-        return kill_result{true, f.law, driver, since(t0), cases, fmt::format("{}: {}", show_array<F>(xs), f.detail)};
+        return kill_report{true, f.law, driver, since(t0), cases, fmt::format("{}: {}", show_array<F>(xs), f.detail)};
     };
     std::mt19937_64 rng(2);
     const std::vector<S> edges = edge_values<F>();
@@ -159,7 +159,7 @@ kill_result kill_array(const array_check<F>& check, array_driver d) {
                 if (check({a, b, c})) return killed("exhaustive", cases, {a, b, c});
             }
         }
-    return kill_result{false, "", "", since(t0), cases, ""};
+    return kill_report{false, "", "", since(t0), cases, ""};
 }
 
 template <format F>
@@ -205,7 +205,7 @@ std::optional<failure> judge_answer(const std::vector<typename R::format::storag
 // A registered atomic reducer family on binary32, replayed in array order on a CPU word: max
 // first, then min (a mutant is killed by either).
 template <class E>
-kill_result kill_reducer(backend) {
+kill_report kill_reducer(backend) {
     using F = binary32;
     using S = typename F::storage;
     auto run = [&]<reduce_op Op>() {
@@ -214,9 +214,9 @@ kill_result kill_reducer(backend) {
             [](const std::vector<S>& xs) { return judge_answer<R>(xs, atomic::replay<R>(std::span<const S>(xs), in_order(xs.size()))); },
             {});
     };
-    kill_result r = run.template operator()<reduce_op::max>();
+    kill_report r = run.template operator()<reduce_op::max>();
     if (r.killed) return r;
-    kill_result m = run.template operator()<reduce_op::min>();
+    kill_report m = run.template operator()<reduce_op::min>();
     m.cases += r.cases;
     m.seconds += r.seconds;
     return m;
@@ -224,7 +224,7 @@ kill_result kill_reducer(backend) {
 
 // A registered whole-array reducer (the seeds' emulations, std::max folds).
 template <class R>
-kill_result kill_array_reducer(backend) {
+kill_report kill_array_reducer(backend) {
     using F = typename R::format;
     using S = typename F::storage;
     array_driver d;
@@ -237,12 +237,12 @@ kill_result kill_array_reducer(backend) {
         d);
 }
 
-kill_result scaling_kill(const scaling_report& r, law_id law, double seconds) {
-    return kill_result{!r.passed(), r.passed() ? "" : std::string(to_string(law)), r.exhaustive ? "exhaustive" : "sampled", seconds,
+kill_report scaling_kill(const scaling_report& r, law_id law, double seconds) {
+    return kill_report{!r.passed(), r.passed() ? "" : std::string(to_string(law)), r.exhaustive ? "exhaustive" : "sampled", seconds,
                        r.checks, r.counterexample.value_or("")};
 }
 template <class I>
-kill_result kill_scaling() {
+kill_report kill_scaling() {
     const auto t0 = clock_type::now();
     scaling_options o;
     o.every_triple = true;
@@ -251,17 +251,17 @@ kill_result kill_scaling() {
 }
 
 // The scaling mutants' GPU twins (gpu/amax.cuh), run once together, each a row of its own.
-kill_result kill_scaling_gpu(std::size_t i) {
+kill_report kill_scaling_gpu(std::size_t i) {
     static const std::vector<scaling_row> rows = verify_scaling(backend::gpu, true);
     std::size_t gpu_row = 0;
     for (const auto& r : rows)
         if (r.device == "gpu" && gpu_row++ == i)
             return scaling_kill(r.report, r.report.shape == "mx scale" ? law_id::scale_agreement : law_id::reducer_agreement, r.seconds);
-    return kill_result{false, "", "", 0, 0, "no such GPU row"};
+    return kill_report{false, "", "", 0, 0, "no such GPU row"};
 }
 
 // Seed 003's YAMR on the device, with its race: arrays of up to 1024 threads, one block.
-kill_result kill_yamr_gpu(bool volatile_shared) {
+kill_report kill_yamr_gpu(bool volatile_shared) {
     return kill_array<binary32>(
         [volatile_shared](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
             if (xs.size() > 1024) return std::nullopt;
@@ -273,7 +273,7 @@ kill_result kill_yamr_gpu(bool volatile_shared) {
 // The seeds' kernels on the device through flipcheck/gpu/reduce.hpp (seed 002 as the article
 // writes it, seed 004's `val >= 0` predecessor): the same claims as their CPU emulations, judged on
 // real runs.
-kill_result kill_gpu_seed002(std::string_view name) {
+kill_report kill_gpu_seed002(std::string_view name) {
     return kill_array<binary32>(
         [name](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
             const policy p = gpu_backend::declared(name, reduce_op::max);
@@ -282,7 +282,7 @@ kill_result kill_gpu_seed002(std::string_view name) {
         },
         {200, 0});
 }
-kill_result kill_gpu_seed004_ge0() {
+kill_report kill_gpu_seed004_ge0() {
     return kill_array<binary32>(
         [](const std::vector<std::uint32_t>& xs) -> std::optional<failure> {
             const policy p = gpu_backend::declared("seed004_ge0", reduce_op::min);
@@ -294,7 +294,7 @@ kill_result kill_gpu_seed004_ge0() {
 
 // A packed-pair reducer: every pair of bytes, then every triple, lane by lane against the oracle.
 template <class E>
-kill_result kill_pair_reducer(backend) {
+kill_report kill_pair_reducer(backend) {
     const auto t0 = clock_type::now();
     std::uint64_t cases = 0;
     for (int length : {2, 3})
@@ -302,16 +302,16 @@ kill_result kill_pair_reducer(backend) {
             const exhaustive_row r = check_pair_reducer<E>(op, length);
             cases += r.arrays;
             if (!r.passed())
-                return kill_result{true, std::string(to_string(law_id::reducer_agreement)), "exhaustive", since(t0), cases,
+                return kill_report{true, std::string(to_string(law_id::reducer_agreement)), "exhaustive", since(t0), cases,
                                    r.op + ": " + r.counterexample};
         }
-    return kill_result{false, "", "", since(t0), cases, ""};
+    return kill_report{false, "", "", since(t0), cases, ""};
 }
 
 std::vector<mutant> make_zoo() {
     std::vector<mutant> zoo;
     // Every CPU mutant comes from the registry, on binary32 (where every one of them exists).
-    auto add = [&](const registry::about& a, std::function<kill_result(backend)> kill) {
+    auto add = [&](const registry::about& a, std::function<kill_report(backend)> kill) {
         zoo.push_back({std::string(a.name), std::string(registry::to_string(a.what)), std::string(a.origin),
                        std::string(a.description), false, std::move(kill)});
     };

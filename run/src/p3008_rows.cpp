@@ -99,9 +99,9 @@ std::string p3008_std_note() {
 #endif
 }
 
-p3008_report run_p3008(const audit::p3008_subject& s, std::size_t randoms) {
-    p3008_report r;
-    audit::p3008_verdict v;
+p3008_row run_p3008(const audit::p3008_subject& s, std::size_t randoms) {
+    p3008_row r;
+    audit::p3008_report v;
     with_audit_format(s.format, [&]<class F>() {
         const auto pairs = audit::p3008_pairs<F>(randoms);
         v = audit::judge_p3008<F>(s.kind, pairs, s.run(pairs), randoms);

@@ -42,7 +42,7 @@ check_options options_for(const fs::vulkan& vk, std::uint32_t size) {
 }
 
 // The audit's question for one shader: its answers on the audit's battery and random arrays.
-flipcheck::audit::verdict classify(const fs::reducer_shader& s, std::size_t randoms) {
+flipcheck::audit::report classify(const fs::reducer_shader& s, std::size_t randoms) {
     const auto compiled = fs::compile_reducer(s, 64);
     return flipcheck::audit::classify<flipcheck::binary32>(s.op, false, [&](const flipcheck::audit::input& xs) -> std::optional<std::uint64_t> {
         const std::vector<std::uint32_t> words(xs.begin(), xs.end());

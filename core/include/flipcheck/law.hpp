@@ -68,11 +68,15 @@ inline constexpr law_set all_mapping_laws = (law_set(1) << mapping_law_count) - 
 //   successor_order  bits=decode(key)  other=decode(key+1)      (expected bits < other in totalOrder)
 //   zero_placement   bits=-0           expected=+0              actual=decode(key+1), other=1 if key is last
 //   nan_*            bits=decode(key)  expected=the bound key   actual=key  (bounds: see mapping_laws)
-//   reducer_*        key=input length  expected/actual=result bits or indices (flags mark "empty")
+//   reducer_*        expected/actual=result bits or indices (flags mark "empty"); the input is the
+//                    failing case's own (check_report::failure_info), and `lane` the lane that is
+//                    wrong where the word holds several (a packed fp4 pair, a lane strategy)
+// `key` is a mapping's key and nothing else.
 struct counterexample {
     law_id law{};
     std::uint8_t expected_empty = 0, actual_empty = 0;
     std::uint64_t key = 0, bits = 0, other = 0, expected = 0, actual = 0;
+    std::uint64_t lane = 0;
     friend constexpr bool operator==(const counterexample&, const counterexample&) = default;
 };
 
@@ -362,22 +366,28 @@ struct reducer_laws {
                                                    std::optional<S> actual) {
         return agreement(p, xs, expect(p, op, xs), actual);
     }
-    static std::optional<counterexample> agreement(policy p, std::span<const S> xs, const expectation& e,
+    static std::optional<counterexample> agreement(policy p, std::span<const S> /* the input, e's */, const expectation& e,
                                                    std::optional<S> actual) {
         if (!e.in_domain) return std::nullopt;
         const std::optional<S>& expected = e.value;
         if (expected.has_value() == actual.has_value() &&
             (!expected || oracle::same_result<F>(p, *expected, *actual)))
             return std::nullopt;
+        counterexample c = disagreement(law_id::reducer_agreement, expected, actual);
+        c.bits = c.expected;
+        c.other = c.actual;
+        return c;
+    }
+
+    // The counterexample of an answer that is not the oracle's (either may be "no answer").
+    template <class T>
+    static counterexample disagreement(law_id law, const std::optional<T>& expected, const std::optional<T>& actual) {
         counterexample c{};
-        c.law = law_id::reducer_agreement;
-        c.key = xs.size();
+        c.law = law;
         c.expected_empty = !expected;
         c.actual_empty = !actual;
         c.expected = expected.value_or(0);
         c.actual = actual.value_or(0);
-        c.bits = c.expected;
-        c.other = c.actual;
         return c;
     }
 
@@ -396,13 +406,7 @@ struct reducer_laws {
                  oracle::ties(p, op, F::to_value(xs[*actual]), F::to_value(xs[*expected]));
         }
         if (ok) return std::nullopt;
-        counterexample c{};
-        c.law = law_id::arg_reducer_agreement;
-        c.key = xs.size();
-        c.expected_empty = !expected;
-        c.actual_empty = !actual;
-        c.expected = expected.value_or(0);
-        c.actual = actual.value_or(0);
+        counterexample c = disagreement(law_id::arg_reducer_agreement, expected, actual);
         c.bits = expected && *expected < xs.size() ? xs[*expected] : 0;
         c.other = actual && *actual < xs.size() ? xs[*actual] : 0;
         return c;

@@ -87,7 +87,7 @@ std::optional<counterexample> agreement(policy p, reduce_op op, std::span<const 
         std::optional<std::uint8_t> got;
         if (actual) got.emplace(pair::lane(*actual, l));
         if (auto c = reducer_laws<F>::agreement(p, op, lane, got)) {
-            c->key = std::uint64_t(l);
+            c->lane = std::uint64_t(l);
             return c;
         }
     }

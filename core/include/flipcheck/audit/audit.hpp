@@ -71,7 +71,9 @@ struct question {
     std::vector<std::pair<std::string, observation>> rejected;
 };
 
-struct verdict {
+// What the audit says of one reducer (the report family: sweep_report, check_report,
+// scaling_report, and the audit's report, sort_report and p3008_report).
+struct report {
     bool without_nan = true;
     std::optional<observation> without_nan_witness;  // the smallest NaN-free input answered wrong
     question nan, zero, ties;                         // ties: arg reducers only ("n/a" otherwise)
@@ -83,6 +85,7 @@ struct verdict {
     std::vector<observation> provenance;  // the answers on the made NaNs
     std::size_t skipped = 0;              // inputs the subject could not take (not judged)
 };
+using verdict = report;  // its earlier name, kept for code written against it
 
 struct candidate {
     std::string name;
@@ -220,10 +223,10 @@ struct judge {
 // skip(xs), where given, leaves out the inputs the subject cannot take (an adapter's framework that
 // said so); they are counted in `skipped`, never judged.
 template <class F>
-verdict classify(reduce_op op, bool arg, const std::function<answer(const input&)>& run, std::size_t randoms = 2000,
+report classify(reduce_op op, bool arg, const std::function<answer(const input&)>& run, std::size_t randoms = 2000,
                  const std::vector<made_nan>& nans = {}, const std::function<bool(const input&)>& skip = {}) {
     const judge<F> j{op, arg};
-    verdict v;
+    report v;
     std::vector<observation> seen;  // n >= 1, fewest elements first
     auto inputs = battery<F>(nans);
     for (auto& r : random_inputs<F>(randoms)) inputs.push_back(std::move(r));

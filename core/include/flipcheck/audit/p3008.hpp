@@ -47,11 +47,12 @@ struct fetch_observation {
     std::string permitted;  // what P3008 allows there, in words
 };
 
-struct p3008_verdict {
+struct p3008_report {
     std::size_t pairs = 0, random_pairs = 0;
     std::optional<fetch_observation> violation;  // the first pair outside the permitted set
     std::vector<fetch_observation> telling;      // old NaN with operand 1, old 1 with operand NaN, old -0 with operand +0
 };
+using p3008_verdict = p3008_report;  // its earlier name, kept for code written against it
 
 template <class F>
 struct p3008_oracle {
@@ -105,10 +106,10 @@ std::vector<fetch_pair> p3008_pairs(std::size_t randoms, std::uint64_t seed = 11
 }
 
 template <class F>
-p3008_verdict judge_p3008(p3008::kind k, const std::vector<fetch_pair>& pairs, const std::vector<fetch_result>& got, std::size_t randoms) {
+p3008_report judge_p3008(p3008::kind k, const std::vector<fetch_pair>& pairs, const std::vector<fetch_result>& got, std::size_t randoms) {
     using O = p3008_oracle<F>;
     using S = typename F::storage;
-    p3008_verdict v;
+    p3008_report v;
     v.pairs = pairs.size();
     v.random_pairs = randoms;
     std::optional<fetch_observation> nan_old, nan_operand, zeros;  // the telling pairs, in this order

@@ -42,7 +42,7 @@ struct sort_question {
     std::vector<std::pair<std::string, sort_observation>> rejected;
 };
 
-struct sort_verdict {
+struct sort_report {
     bool without_nan = true;
     std::optional<sort_observation> without_nan_witness;
     sort_question nan, zero;
@@ -50,6 +50,7 @@ struct sort_verdict {
     std::vector<std::pair<std::string, sort_observation>> rejected;
     std::vector<sort_observation> proof;
 };
+using sort_verdict = sort_report;  // its earlier name, kept for code written against it
 
 enum class nan_place { total_order, last, first, anywhere };
 enum class zero_rule { ordered, stable, equal };
@@ -154,10 +155,10 @@ std::vector<named_input> sort_battery(const std::vector<made_nan>& nans = {}, st
 }
 
 template <class F>
-sort_verdict classify_sort(const std::function<std::optional<input>(const input&)>& run, bool nan_undefined,
+sort_report classify_sort(const std::function<std::optional<input>(const input&)>& run, bool nan_undefined,
                            const std::vector<made_nan>& nans = {}, std::size_t randoms = 300) {
     using J = sort_judge<F>;
-    sort_verdict v;
+    sort_report v;
     std::vector<sort_observation> seen;
     for (auto& in : sort_battery<F>(nans, randoms)) {
         const bool skip = nan_undefined && J::has_nan(in.xs);

@@ -213,12 +213,12 @@ void judge_pairs(exhaustive_row& r, policy p, reduce_op op, std::span<const std:
     ++r.arrays;
     if (auto c = packed::agreement<F>(p, op, in, got); c && r.failures++ == 0) {
         std::vector<std::uint8_t> lane;
-        for (std::uint8_t x : in) lane.push_back(pair::lane(x, int(c->key)));
+        for (std::uint8_t x : in) lane.push_back(pair::lane(x, int(c->lane)));
         r.replay = std::string(pair::name) + ": " + bits_list<pair>(in);
         std::string bytes;
         for (std::uint8_t x : in) bytes += (bytes.empty() ? "" : ", ") + hex(x, 8);
         r.counterexample = "bytes [" + bytes + "] -> " + (got ? hex(*got, 8) : std::string("nothing")) + ": lane " +
-                           std::to_string(c->key) + " " + describe_reducer_failure<F>(*c, lane);
+                           std::to_string(c->lane) + " " + describe_reducer_failure<F>(*c, lane);
     }
 }
 }  // namespace detail

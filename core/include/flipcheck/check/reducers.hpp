@@ -272,7 +272,6 @@ private:
         if (!livelock_) return judge(xs, got);
         counterexample c{};  // whatever the oracle wants, a run that never ends gives no answer
         c.law = r_.arg ? law_id::arg_reducer_agreement : law_id::reducer_agreement;
-        c.key = xs.size();
         c.actual_empty = true;
         return c;
     }
@@ -291,14 +290,13 @@ private:
                 livelock_ = true;
                 c.emplace();
                 c->law = law_id::reducer_agreement;
-                c->key = xs.size();
                 c->actual_empty = true;
             } else if (l.offset == l.own_offset) {
                 c = judge_answer(xs, l.answer);
             } else if (l.answer != std::uint64_t(F::one)) {
                 c.emplace();
                 c->law = law_id::lane_isolation;
-                c->key = xs.size();
+                c->lane = l.offset;
                 c->expected = F::one;
                 c->actual = l.answer.value_or(0);
                 c->actual_empty = !l.answer;
@@ -336,7 +334,6 @@ private:
         if (got && *got > std::uint64_t(F::all_ones)) {  // not a pattern of the format at all
             counterexample c{};
             c.law = law_id::reducer_agreement;
-            c.key = xs.size();
             const auto e = L::expect(r_.declared, r_.op, xs);
             if (!e.in_domain) return std::nullopt;
             c.expected_empty = !e.value;

@@ -32,20 +32,10 @@
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/detail/device_probe.hpp"
+#include "flipcheck/gpu/form.hpp"
 #include "flipcheck/gpu/word.cuh"
 
 namespace flipcheck::gpu {
-
-enum class atomic_form : std::uint8_t { warp, block_shared, grid };
-inline constexpr atomic_form atomic_forms[] = {atomic_form::warp, atomic_form::block_shared, atomic_form::grid};
-constexpr std::string_view to_string(atomic_form f) noexcept {
-    switch (f) {
-        case atomic_form::warp: return "warp";
-        case atomic_form::block_shared: return "block_shared";
-        case atomic_form::grid: return "grid";
-    }
-    return "?";
-}
 
 template <class A>
 using word_of = std::remove_cvref_t<decltype(A::init())>;

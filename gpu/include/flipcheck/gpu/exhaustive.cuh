@@ -25,11 +25,12 @@ namespace flipcheck::gpu {
 
 enum class exhaustive_shape : std::uint8_t { sequential, contended };
 
-struct exhaustive_result {
+struct exhaustive_report {
     std::uint64_t arrays = 0, failures = 0;
     std::uint64_t first = ~std::uint64_t(0);  // the smallest failing array's number (codes, first most significant)
     bool passed() const { return failures == 0; }
 };
+using exhaustive_result = exhaustive_report;  // its earlier name, kept for code written against it
 
 namespace detail {
 
@@ -116,7 +117,7 @@ __global__ void contended_kernel(std::uint64_t total, unsigned count, unsigned l
 // Strategy A (core/atomic.hpp's shape, over a byte format) on every array of `length` codes
 // (1 to 3) in the given shape. Throws device_error if the device fails.
 template <class A>
-exhaustive_result check_every_array(int length, exhaustive_shape shape) {
+exhaustive_report check_every_array(int length, exhaustive_shape shape) {
     using F = typename A::format;
     static_assert(F::width <= 8, "gpu::check_every_array enumerates a byte format's codes");
     const unsigned count = unsigned(F::value_mask) + 1;

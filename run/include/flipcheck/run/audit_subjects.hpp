@@ -40,7 +40,7 @@ void with_audit_format(const std::string& format, Fn&& fn) {
 }
 
 // A subject's answers to the audit's questions, on NaNs made as `device` makes them.
-audit::verdict classify(const audit::subject& s, std::size_t randoms, bool device);
-audit::sort_verdict classify(const audit::sort_subject& s, bool device, std::size_t randoms);
+audit::report classify(const audit::subject& s, std::size_t randoms, bool device);
+audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms);
 
 }  // namespace flipcheck::run

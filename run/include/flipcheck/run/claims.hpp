@@ -6,7 +6,7 @@
 
 namespace flipcheck::run {
 
-struct claim_result {
+struct claim_report {
     std::string claim;
     bool holds;
     bool exhaustive;      // every pair, or a sample (and the verdict says how many)
@@ -15,6 +15,6 @@ struct claim_result {
 
 // std::strong_order on float against totalOrder, on every pair of binary16 and of bfloat16 values
 // widened exactly to float (payloads kept). `quick` samples 2^22 pairs of each instead.
-std::vector<claim_result> strong_order_claims(bool quick);
+std::vector<claim_report> strong_order_claims(bool quick);
 
 }  // namespace flipcheck::run

@@ -10,7 +10,7 @@
 
 namespace flipcheck::run {
 
-struct kill_result {
+struct kill_report {
     bool killed = false;
     std::string law, driver;  // what killed it, and how
     double seconds = 0;       // time to kill (or spent trying)
@@ -21,7 +21,7 @@ struct kill_result {
 struct mutant {
     std::string name, kind, origin, description;
     bool needs_gpu = false;
-    std::function<kill_result(backend)> kill;
+    std::function<kill_report(backend)> kill;
 };
 
 const std::vector<mutant>& mutant_zoo();

@@ -11,7 +11,7 @@
 
 namespace flipcheck::run {
 
-struct p3008_report {
+struct p3008_row {
     bool conforms = false;
     std::string verdict;
     std::vector<std::string> lines;  // the text under the heading
@@ -20,7 +20,7 @@ struct p3008_report {
 };
 // The subjects on the host (backend::cpu) or in a kernel (backend::gpu).
 std::vector<audit::p3008_subject> p3008_subjects(backend b);
-p3008_report run_p3008(const audit::p3008_subject& s, std::size_t randoms);
+p3008_row run_p3008(const audit::p3008_subject& s, std::size_t randoms);
 std::string replay_p3008(const audit::p3008_subject& s, audit::word old, audit::word operand);
 std::string p3008_std_note();
 
