@@ -408,7 +408,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
                                              describe(t.format, c.a).hex, describe(t.format, c.b).hex, describe(t.format, c.result).hex);
             }
             const std::string nan = t.nan_result == "none" ? "none"
-                                                           : describe(t.format, std::stoull(t.nan_result)).hex +
+                                                           : describe(t.format, parse_number(t.nan_result, "the NaN result")).hex +
                                                                  (t.nan_other ? fmt::format(" and {} others", t.nan_other) : " always");
             intrinsics.emplace_back(fmt::format("{} | {} | {} | {}", t.name, t.format, implements.empty() ? "none of them" : implements, nan),
                                     witnesses);
