@@ -9,7 +9,7 @@
 namespace fc = flipcheck;
 namespace fa = flipcheck::audit;
 using fc::binary32;
-using fc::p3008::kind;
+using fc::p3008::kind;  // the earlier name of p3008::operation
 
 template <kind K>
 static std::vector<fa::fetch_result> own(const std::vector<fa::fetch_pair>& pairs) {
@@ -24,7 +24,7 @@ static std::vector<fa::fetch_result> own(const std::vector<fa::fetch_pair>& pair
 
 TEST(audit_p3008, flipcheck_own_operations_conform) {
     const auto pairs = fa::p3008_pairs<binary32>(2000);
-    for (kind k : fc::p3008::all_kinds) {
+    for (kind k : fc::p3008::all_operations) {
         std::vector<fa::fetch_result> got;
         switch (k) {
             case kind::max: got = own<kind::max>(pairs); break;

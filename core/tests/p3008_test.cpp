@@ -38,7 +38,7 @@ template <fc::format F>
 void expect_every_kind_right() {
     using S = typename F::storage;
     std::mt19937_64 rng(11);
-    for (p3::kind k : p3::all_kinds) {
+    for (p3::kind k : p3::all_operations) {
         const auto wrong = first_wrong_pair<F>(k, [k](auto& w, S v) { return p3::apply<F>(k, w, v); });
         EXPECT_FALSE(wrong) << F::name << " " << p3::to_string(k) << " on old=0x" << std::hex << wrong->first
                             << " operand=0x" << wrong->second;
@@ -99,7 +99,7 @@ TEST(p3008, declared_policies_are_the_papers) {
     EXPECT_EQ(p3::declared(p3::kind::max).nan, fc::nan_policy::undefined);
     EXPECT_EQ(p3::declared(p3::kind::fminimum).nan, fc::nan_policy::propagate);
     EXPECT_EQ(p3::declared(p3::kind::fmaximum_num).nan, fc::nan_policy::ignore);
-    for (p3::kind k : p3::all_kinds) EXPECT_EQ(p3::declared(k).zero, fc::zero_policy::ordered);
+    for (p3::kind k : p3::all_operations) EXPECT_EQ(p3::declared(k).zero, fc::zero_policy::ordered);
     EXPECT_EQ(p3::op_of(p3::kind::fminimum_num), fc::reduce_op::min);
 }
 

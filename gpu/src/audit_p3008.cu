@@ -82,12 +82,12 @@ std::vector<fetch_result> run(const std::vector<fetch_pair>& pairs) {
 template <class T>
 void add_own(std::vector<audit::p3008_subject>& s, const char* format, const std::string& type) {
     const std::string dev = "--device gpu", t = " <" + type + "> (device)";
-    s.push_back({"flipcheck p3008 fetch_max" + t, "flipcheck", p3008::kind::max, run<T, own_max>, format, dev});
-    s.push_back({"flipcheck p3008 fetch_min" + t, "flipcheck", p3008::kind::min, run<T, own_min>, format, dev});
-    s.push_back({"flipcheck p3008 fetch_fmaximum" + t, "flipcheck", p3008::kind::fmaximum, run<T, own_fmaximum>, format, dev});
-    s.push_back({"flipcheck p3008 fetch_fminimum" + t, "flipcheck", p3008::kind::fminimum, run<T, own_fminimum>, format, dev});
-    s.push_back({"flipcheck p3008 fetch_fmaximum_num" + t, "flipcheck", p3008::kind::fmaximum_num, run<T, own_fmaximum_num>, format, dev});
-    s.push_back({"flipcheck p3008 fetch_fminimum_num" + t, "flipcheck", p3008::kind::fminimum_num, run<T, own_fminimum_num>, format, dev});
+    s.push_back({"flipcheck p3008 fetch_max" + t, "flipcheck", p3008::operation::max, run<T, own_max>, format, dev});
+    s.push_back({"flipcheck p3008 fetch_min" + t, "flipcheck", p3008::operation::min, run<T, own_min>, format, dev});
+    s.push_back({"flipcheck p3008 fetch_fmaximum" + t, "flipcheck", p3008::operation::fmaximum, run<T, own_fmaximum>, format, dev});
+    s.push_back({"flipcheck p3008 fetch_fminimum" + t, "flipcheck", p3008::operation::fminimum, run<T, own_fminimum>, format, dev});
+    s.push_back({"flipcheck p3008 fetch_fmaximum_num" + t, "flipcheck", p3008::operation::fmaximum_num, run<T, own_fmaximum_num>, format, dev});
+    s.push_back({"flipcheck p3008 fetch_fminimum_num" + t, "flipcheck", p3008::operation::fminimum_num, run<T, own_fminimum_num>, format, dev});
 }
 
 }  // namespace
@@ -95,10 +95,10 @@ void add_own(std::vector<audit::p3008_subject>& s, const char* format, const std
 std::vector<audit::p3008_subject> p3008_subjects() {
     std::vector<audit::p3008_subject> s;
     const std::string dev = "--device gpu";
-    s.push_back({"cuda::atomic_ref<float>::fetch_max (device)", "CCCL", p3008::kind::max, run<float, cccl_max>, "binary32", dev});
-    s.push_back({"cuda::atomic_ref<float>::fetch_min (device)", "CCCL", p3008::kind::min, run<float, cccl_min>, "binary32", dev});
-    s.push_back({"cuda::atomic_ref<double>::fetch_max (device)", "CCCL", p3008::kind::max, run<double, cccl_max>, "binary64", dev});
-    s.push_back({"cuda::atomic_ref<double>::fetch_min (device)", "CCCL", p3008::kind::min, run<double, cccl_min>, "binary64", dev});
+    s.push_back({"cuda::atomic_ref<float>::fetch_max (device)", "CCCL", p3008::operation::max, run<float, cccl_max>, "binary32", dev});
+    s.push_back({"cuda::atomic_ref<float>::fetch_min (device)", "CCCL", p3008::operation::min, run<float, cccl_min>, "binary32", dev});
+    s.push_back({"cuda::atomic_ref<double>::fetch_max (device)", "CCCL", p3008::operation::max, run<double, cccl_max>, "binary64", dev});
+    s.push_back({"cuda::atomic_ref<double>::fetch_min (device)", "CCCL", p3008::operation::min, run<double, cccl_min>, "binary64", dev});
     add_own<float>(s, "binary32", "float");
     add_own<double>(s, "binary64", "double");
     add_own<__half>(s, "binary16", "__half");

@@ -188,7 +188,7 @@ TYPED_TEST(GpuReduce, p3008_operations_on_pairs) {
     using F = TypeParam;
     const char* env = std::getenv("FLIPCHECK_P3008_PAIR_LIMIT");
     const std::uint64_t limit = env ? std::strtoull(env, nullptr, 10) : 0;
-    for (auto k : fc::p3008::all_kinds) {
+    for (auto k : fc::p3008::all_operations) {
         const auto c = gpu::p3008_pairs<F>(k, k, limit);
         std::printf("[ p3008    ] %s %s: %llu pairs, %llu wrong\n", std::string(F::name).c_str(),
                     std::string(fc::p3008::to_string(k)).c_str(), static_cast<unsigned long long>(c.pairs),
@@ -198,7 +198,7 @@ TYPED_TEST(GpuReduce, p3008_operations_on_pairs) {
         EXPECT_GT(c.pairs, 0u);
     }
     // The judge can fail: fetch_fmaximum_num is not fetch_fmaximum (a NaN operand loses there).
-    const auto wrong = gpu::p3008_pairs<F>(fc::p3008::kind::fmaximum_num, fc::p3008::kind::fmaximum, limit);
+    const auto wrong = gpu::p3008_pairs<F>(fc::p3008::operation::fmaximum_num, fc::p3008::operation::fmaximum, limit);
     std::printf("[ p3008    ] %s fetch_fmaximum_num judged as fetch_fmaximum: %llu wrong (must be > 0), first on old=%s operand=%s\n",
                 std::string(F::name).c_str(), static_cast<unsigned long long>(wrong.failures),
                 fc::gen::show<F>(typename F::storage(wrong.old)).c_str(), fc::gen::show<F>(typename F::storage(wrong.operand)).c_str());
@@ -321,7 +321,7 @@ TEST(GpuReduceApi, policies_to_check) {
     EXPECT_EQ(gpu::arg_reducer("packed_atomic").policies_to_check(reduce_op::max).size(), 18u);
     const auto fmax = gpu::value_reducer("fetch_fmaximum").policies_to_check(reduce_op::min);
     ASSERT_EQ(fmax.size(), 1u);
-    EXPECT_EQ(fmax[0], fc::p3008::declared(fc::p3008::kind::fminimum));
+    EXPECT_EQ(fmax[0], fc::p3008::declared(fc::p3008::operation::fminimum));
     EXPECT_EQ(gpu::arg_reducer("seed002_fixed").policies_to_check(reduce_op::max).size(), 1u);
 }
 

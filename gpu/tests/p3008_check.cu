@@ -43,8 +43,8 @@ std::uint64_t pair_count(std::uint64_t e) {
 }
 
 // Operation K, judged as operation `judged` (itself, except where a test proves the judge can fail).
-template <format F, p3008::kind K>
-__global__ void pairs_kernel(const typename F::storage* edges, std::uint64_t e, std::uint64_t count, p3008::kind judged,
+template <format F, p3008::operation K>
+__global__ void pairs_kernel(const typename F::storage* edges, std::uint64_t e, std::uint64_t count, p3008::operation judged,
                              unsigned long long* failures, unsigned long long* first) {
     using S = typename F::storage;
     const policy p = p3008::declared(judged);
@@ -74,8 +74,8 @@ __global__ void pairs_kernel(const typename F::storage* edges, std::uint64_t e, 
     if (wrong) atomicAdd(failures, wrong);
 }
 
-template <format F, p3008::kind K>
-p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind judged, std::uint64_t limit) {
+template <format F, p3008::operation K>
+p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::operation judged, std::uint64_t limit) {
     using S = typename F::storage;
     const device_buffer<S> d_edges(edges);
     const device_buffer<unsigned long long> d_out(std::vector<unsigned long long>{0, ~0ull});  // failures, first failing id
@@ -96,17 +96,17 @@ p3008_pair_result run(const std::vector<typename F::storage>& edges, p3008::kind
 }  // namespace
 
 template <format F>
-p3008_pair_result p3008_pairs(p3008::kind k, p3008::kind judged_as, std::uint64_t limit) {
+p3008_pair_result p3008_pairs(p3008::operation k, p3008::operation judged_as, std::uint64_t limit) {
     const auto edges = edge_values<F>();
     switch (k) {
-        case p3008::kind::max: return run<F, p3008::kind::max>(edges, judged_as, limit);
-        case p3008::kind::min: return run<F, p3008::kind::min>(edges, judged_as, limit);
-        case p3008::kind::fmaximum: return run<F, p3008::kind::fmaximum>(edges, judged_as, limit);
-        case p3008::kind::fminimum: return run<F, p3008::kind::fminimum>(edges, judged_as, limit);
-        case p3008::kind::fmaximum_num: return run<F, p3008::kind::fmaximum_num>(edges, judged_as, limit);
-        case p3008::kind::fminimum_num: break;
+        case p3008::operation::max: return run<F, p3008::operation::max>(edges, judged_as, limit);
+        case p3008::operation::min: return run<F, p3008::operation::min>(edges, judged_as, limit);
+        case p3008::operation::fmaximum: return run<F, p3008::operation::fmaximum>(edges, judged_as, limit);
+        case p3008::operation::fminimum: return run<F, p3008::operation::fminimum>(edges, judged_as, limit);
+        case p3008::operation::fmaximum_num: return run<F, p3008::operation::fmaximum_num>(edges, judged_as, limit);
+        case p3008::operation::fminimum_num: break;
     }
-    return run<F, p3008::kind::fminimum_num>(edges, judged_as, limit);
+    return run<F, p3008::operation::fminimum_num>(edges, judged_as, limit);
 }
 
 // The typed wrappers users call (float, double, __half, __nv_bfloat16): a few known answers each.
@@ -129,10 +129,10 @@ __global__ void typed_kernel(int* ok) {
     if (threadIdx.x == 0) *ok = typed_ok(&f) && typed_ok(&d) && typed_ok(&h) && typed_ok(&bf);
 }
 
-template p3008_pair_result p3008_pairs<binary16>(p3008::kind, p3008::kind, std::uint64_t);
-template p3008_pair_result p3008_pairs<bfloat16>(p3008::kind, p3008::kind, std::uint64_t);
-template p3008_pair_result p3008_pairs<binary32>(p3008::kind, p3008::kind, std::uint64_t);
-template p3008_pair_result p3008_pairs<binary64>(p3008::kind, p3008::kind, std::uint64_t);
+template p3008_pair_result p3008_pairs<binary16>(p3008::operation, p3008::operation, std::uint64_t);
+template p3008_pair_result p3008_pairs<bfloat16>(p3008::operation, p3008::operation, std::uint64_t);
+template p3008_pair_result p3008_pairs<binary32>(p3008::operation, p3008::operation, std::uint64_t);
+template p3008_pair_result p3008_pairs<binary64>(p3008::operation, p3008::operation, std::uint64_t);
 
 bool p3008_typed_wrappers_work() {
     const device_buffer<int> d(1);

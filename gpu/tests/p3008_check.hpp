@@ -19,7 +19,7 @@ struct p3008_pair_result {
 // checks that the judge can fail (fetch_fmaximum_num judged as fetch_fmaximum must). limit > 0
 // checks only the first `limit` pairs (the sanitizers' runs: 2^32 pairs under memcheck take hours).
 template <format F>
-p3008_pair_result p3008_pairs(p3008::kind k, p3008::kind judged_as, std::uint64_t limit = 0);
+p3008_pair_result p3008_pairs(p3008::operation k, p3008::operation judged_as, std::uint64_t limit = 0);
 
 // fetch_fmaximum(float*, float) and the rest on float, double, __half and __nv_bfloat16 in
 // shared memory give a few known answers (NaN, -0, the old value returned).

@@ -24,7 +24,7 @@ namespace {
 using audit::fetch_pair;
 using audit::fetch_result;
 
-template <format F, p3008::kind K>
+template <format F, p3008::operation K>
 std::vector<fetch_result> own(const std::vector<fetch_pair>& pairs) {
     using S = typename F::storage;
     std::vector<fetch_result> out;
@@ -38,14 +38,14 @@ std::vector<fetch_result> own(const std::vector<fetch_pair>& pairs) {
 
 template <format F>
 void add_own(std::vector<audit::p3008_subject>& s, const char* format, const char* type) {
-    s.push_back({fmt::format("flipcheck p3008 fetch_max <{}>", type), "flipcheck", p3008::kind::max, own<F, p3008::kind::max>, format});
-    s.push_back({fmt::format("flipcheck p3008 fetch_min <{}>", type), "flipcheck", p3008::kind::min, own<F, p3008::kind::min>, format});
-    s.push_back({fmt::format("flipcheck p3008 fetch_fmaximum <{}>", type), "flipcheck", p3008::kind::fmaximum, own<F, p3008::kind::fmaximum>, format});
-    s.push_back({fmt::format("flipcheck p3008 fetch_fminimum <{}>", type), "flipcheck", p3008::kind::fminimum, own<F, p3008::kind::fminimum>, format});
-    s.push_back({fmt::format("flipcheck p3008 fetch_fmaximum_num <{}>", type), "flipcheck", p3008::kind::fmaximum_num,
-                 own<F, p3008::kind::fmaximum_num>, format});
-    s.push_back({fmt::format("flipcheck p3008 fetch_fminimum_num <{}>", type), "flipcheck", p3008::kind::fminimum_num,
-                 own<F, p3008::kind::fminimum_num>, format});
+    s.push_back({fmt::format("flipcheck p3008 fetch_max <{}>", type), "flipcheck", p3008::operation::max, own<F, p3008::operation::max>, format});
+    s.push_back({fmt::format("flipcheck p3008 fetch_min <{}>", type), "flipcheck", p3008::operation::min, own<F, p3008::operation::min>, format});
+    s.push_back({fmt::format("flipcheck p3008 fetch_fmaximum <{}>", type), "flipcheck", p3008::operation::fmaximum, own<F, p3008::operation::fmaximum>, format});
+    s.push_back({fmt::format("flipcheck p3008 fetch_fminimum <{}>", type), "flipcheck", p3008::operation::fminimum, own<F, p3008::operation::fminimum>, format});
+    s.push_back({fmt::format("flipcheck p3008 fetch_fmaximum_num <{}>", type), "flipcheck", p3008::operation::fmaximum_num,
+                 own<F, p3008::operation::fmaximum_num>, format});
+    s.push_back({fmt::format("flipcheck p3008 fetch_fminimum_num <{}>", type), "flipcheck", p3008::operation::fminimum_num,
+                 own<F, p3008::operation::fminimum_num>, format});
 }
 
 #if FLIPCHECK_HAVE_THRUST
@@ -79,10 +79,10 @@ std::vector<audit::p3008_subject> p3008_subjects(backend b) {
     add_own<binary64>(s, "binary64", "double");
     add_own<binary16>(s, "binary16", "binary16");
 #if FLIPCHECK_HAVE_THRUST
-    s.push_back({"cuda::atomic_ref<float>::fetch_max (host)", "CCCL", p3008::kind::max, cccl_host<float, true>, "binary32"});
-    s.push_back({"cuda::atomic_ref<float>::fetch_min (host)", "CCCL", p3008::kind::min, cccl_host<float, false>, "binary32"});
-    s.push_back({"cuda::atomic_ref<double>::fetch_max (host)", "CCCL", p3008::kind::max, cccl_host<double, true>, "binary64"});
-    s.push_back({"cuda::atomic_ref<double>::fetch_min (host)", "CCCL", p3008::kind::min, cccl_host<double, false>, "binary64"});
+    s.push_back({"cuda::atomic_ref<float>::fetch_max (host)", "CCCL", p3008::operation::max, cccl_host<float, true>, "binary32"});
+    s.push_back({"cuda::atomic_ref<float>::fetch_min (host)", "CCCL", p3008::operation::min, cccl_host<float, false>, "binary32"});
+    s.push_back({"cuda::atomic_ref<double>::fetch_max (host)", "CCCL", p3008::operation::max, cccl_host<double, true>, "binary64"});
+    s.push_back({"cuda::atomic_ref<double>::fetch_min (host)", "CCCL", p3008::operation::min, cccl_host<double, false>, "binary64"});
 #endif
     if (b == backend::gpu) {
         s.clear();  // the device's own: CCCL's atomic_ref and flipcheck's p3008.cuh in a kernel

@@ -23,23 +23,25 @@
 
 namespace flipcheck::p3008 {
 
-enum class kind : std::uint8_t { max, min, fmaximum, fminimum, fmaximum_num, fminimum_num };
-inline constexpr kind all_kinds[] = {kind::max,      kind::min,          kind::fmaximum,
-                                     kind::fminimum, kind::fmaximum_num, kind::fminimum_num};
-constexpr std::string_view to_string(kind k) noexcept {
+enum class operation : std::uint8_t { max, min, fmaximum, fminimum, fmaximum_num, fminimum_num };
+using kind = operation;  // its earlier name, kept for code written against it
+inline constexpr operation all_operations[] = {operation::max,      operation::min,          operation::fmaximum,
+                                               operation::fminimum, operation::fmaximum_num, operation::fminimum_num};
+inline constexpr const auto& all_kinds = all_operations;  // its earlier name
+constexpr std::string_view to_string(operation k) noexcept {
     constexpr std::string_view names[] = {"fetch_max",      "fetch_min",          "fetch_fmaximum",
                                           "fetch_fminimum", "fetch_fmaximum_num", "fetch_fminimum_num"};
     return names[std::size_t(k)];
 }
-constexpr reduce_op op_of(kind k) noexcept { return std::size_t(k) % 2 == 0 ? reduce_op::max : reduce_op::min; }
-constexpr policy declared(kind k) noexcept {
-    const nan_policy n = k == kind::max || k == kind::min             ? nan_policy::undefined
-                         : k == kind::fmaximum || k == kind::fminimum ? nan_policy::propagate
+constexpr reduce_op op_of(operation k) noexcept { return std::size_t(k) % 2 == 0 ? reduce_op::max : reduce_op::min; }
+constexpr policy declared(operation k) noexcept {
+    const nan_policy n = k == operation::max || k == operation::min             ? nan_policy::undefined
+                         : k == operation::fmaximum || k == operation::fminimum ? nan_policy::propagate
                                                                       : nan_policy::ignore;
     return {n, zero_policy::ordered, tie_policy::any};
 }
 
-template <format F, kind K>
+template <format F, operation K>
 struct fetch {
     using format = F;
     using S = typename F::storage;
@@ -71,9 +73,9 @@ struct fetch {
     // the swap when the operand changes nothing.
     template <class Word>
     FLIPCHECK_HD static S apply(Word& w, S v) noexcept {
-        if constexpr ((K == kind::max || K == kind::min) && F::width >= 32) {
+        if constexpr ((K == operation::max || K == operation::min) && F::width >= 32) {
             const bool neg = F::negative(v);
-            if (K == kind::max) return neg ? w.fetch_min(v) : w.fetch_max_signed(v);
+            if (K == operation::max) return neg ? w.fetch_min(v) : w.fetch_max_signed(v);
             return neg ? w.fetch_max(v) : w.fetch_min_signed(v);
         } else {
             S old = w.load();
@@ -96,16 +98,16 @@ struct fetch {
 
 // Runtime dispatch, for code that picks the operation from data (tests, the CLI).
 template <format F, class Word>
-FLIPCHECK_HD typename F::storage apply(kind k, Word& w, typename F::storage v) noexcept {
+FLIPCHECK_HD typename F::storage apply(operation k, Word& w, typename F::storage v) noexcept {
     switch (k) {
-        case kind::max: return fetch<F, kind::max>::apply(w, v);
-        case kind::min: return fetch<F, kind::min>::apply(w, v);
-        case kind::fmaximum: return fetch<F, kind::fmaximum>::apply(w, v);
-        case kind::fminimum: return fetch<F, kind::fminimum>::apply(w, v);
-        case kind::fmaximum_num: return fetch<F, kind::fmaximum_num>::apply(w, v);
-        case kind::fminimum_num: break;
+        case operation::max: return fetch<F, operation::max>::apply(w, v);
+        case operation::min: return fetch<F, operation::min>::apply(w, v);
+        case operation::fmaximum: return fetch<F, operation::fmaximum>::apply(w, v);
+        case operation::fminimum: return fetch<F, operation::fminimum>::apply(w, v);
+        case operation::fmaximum_num: return fetch<F, operation::fmaximum_num>::apply(w, v);
+        case operation::fminimum_num: break;
     }
-    return fetch<F, kind::fminimum_num>::apply(w, v);
+    return fetch<F, operation::fminimum_num>::apply(w, v);
 }
 
 }  // namespace flipcheck::p3008

@@ -29,13 +29,13 @@ struct fetch_result {
 using fetch_pair = std::pair<word, word>;  // (the object's old value, the operand)
 
 struct p3008_subject {
-    p3008_subject(std::string name_, std::string library_, p3008::kind kind_,
+    p3008_subject(std::string name_, std::string library_, p3008::operation kind_,
                   std::function<std::vector<fetch_result>(const std::vector<fetch_pair>&)> run_, std::string format_ = "binary32",
                   std::string replay_options_ = {})
         : name(std::move(name_)), library(std::move(library_)), kind(kind_), run(std::move(run_)), format(std::move(format_)),
           replay_options(std::move(replay_options_)) {}
     std::string name, library;
-    p3008::kind kind;
+    p3008::operation kind;
     std::function<std::vector<fetch_result>(const std::vector<fetch_pair>&)> run;
     std::string format;
     std::string replay_options;
@@ -63,10 +63,10 @@ struct p3008_oracle {
     static S key(S x) { return F::negative(x) ? S(~x) : S(x | F::sign_mask); }  // totalOrder (IEEE 5.10)
 
     // Is `stored` a permitted result of kind k on (old, v)? `why` gets the permitted set in words.
-    static bool permitted(p3008::kind k, S old, S v, S stored, std::string& why) {
+    static bool permitted(p3008::operation k, S old, S v, S stored, std::string& why) {
         const bool max = p3008::op_of(k) == reduce_op::max;
-        const bool relaxed = k == p3008::kind::max || k == p3008::kind::min;
-        const bool number = k == p3008::kind::fmaximum_num || k == p3008::kind::fminimum_num;
+        const bool relaxed = k == p3008::operation::max || k == p3008::operation::min;
+        const bool number = k == p3008::operation::fmaximum_num || k == p3008::operation::fminimum_num;
         if (nan(old) || nan(v)) {
             if (relaxed) {
                 why = "either operand or any NaN";
@@ -106,7 +106,7 @@ std::vector<fetch_pair> p3008_pairs(std::size_t randoms, std::uint64_t seed = 11
 }
 
 template <class F>
-p3008_report judge_p3008(p3008::kind k, const std::vector<fetch_pair>& pairs, const std::vector<fetch_result>& got, std::size_t randoms) {
+p3008_report judge_p3008(p3008::operation k, const std::vector<fetch_pair>& pairs, const std::vector<fetch_result>& got, std::size_t randoms) {
     using O = p3008_oracle<F>;
     using S = typename F::storage;
     p3008_report v;

@@ -174,11 +174,11 @@ using seed004_signbit = atomic::signbit_dispatch<F, Op>;
 template <class F, reduce_op Op>
 using cas_fmax = atomic::cas_loop<F, Op>;
 template <class F, reduce_op Op>
-using fetch_max = p3008::fetch<F, Op == reduce_op::max ? p3008::kind::max : p3008::kind::min>;
+using fetch_max = p3008::fetch<F, Op == reduce_op::max ? p3008::operation::max : p3008::operation::min>;
 template <class F, reduce_op Op>
-using fetch_fmaximum = p3008::fetch<F, Op == reduce_op::max ? p3008::kind::fmaximum : p3008::kind::fminimum>;
+using fetch_fmaximum = p3008::fetch<F, Op == reduce_op::max ? p3008::operation::fmaximum : p3008::operation::fminimum>;
 template <class F, reduce_op Op>
-using fetch_fmaximum_num = p3008::fetch<F, Op == reduce_op::max ? p3008::kind::fmaximum_num : p3008::kind::fminimum_num>;
+using fetch_fmaximum_num = p3008::fetch<F, Op == reduce_op::max ? p3008::operation::fmaximum_num : p3008::operation::fminimum_num>;
 template <class F, reduce_op Op>
 using packed_arg = atomic::packed_arg<key_mapping<F>, Op>;
 

@@ -19,7 +19,7 @@ template <> struct format_of<double> { using type = binary64; };
 template <> struct format_of<__half> { using type = binary16; };
 template <> struct format_of<__nv_bfloat16> { using type = bfloat16; };
 
-template <p3008::kind K, class T>
+template <p3008::operation K, class T>
 __device__ T fetch(T* object, T operand) {
     using F = typename format_of<T>::type;
     using S = typename F::storage;
@@ -28,11 +28,11 @@ __device__ T fetch(T* object, T operand) {
 }
 }  // namespace detail
 
-template <class T> __device__ T fetch_max(T* p, T v) { return detail::fetch<p3008::kind::max>(p, v); }
-template <class T> __device__ T fetch_min(T* p, T v) { return detail::fetch<p3008::kind::min>(p, v); }
-template <class T> __device__ T fetch_fmaximum(T* p, T v) { return detail::fetch<p3008::kind::fmaximum>(p, v); }
-template <class T> __device__ T fetch_fminimum(T* p, T v) { return detail::fetch<p3008::kind::fminimum>(p, v); }
-template <class T> __device__ T fetch_fmaximum_num(T* p, T v) { return detail::fetch<p3008::kind::fmaximum_num>(p, v); }
-template <class T> __device__ T fetch_fminimum_num(T* p, T v) { return detail::fetch<p3008::kind::fminimum_num>(p, v); }
+template <class T> __device__ T fetch_max(T* p, T v) { return detail::fetch<p3008::operation::max>(p, v); }
+template <class T> __device__ T fetch_min(T* p, T v) { return detail::fetch<p3008::operation::min>(p, v); }
+template <class T> __device__ T fetch_fmaximum(T* p, T v) { return detail::fetch<p3008::operation::fmaximum>(p, v); }
+template <class T> __device__ T fetch_fminimum(T* p, T v) { return detail::fetch<p3008::operation::fminimum>(p, v); }
+template <class T> __device__ T fetch_fmaximum_num(T* p, T v) { return detail::fetch<p3008::operation::fmaximum_num>(p, v); }
+template <class T> __device__ T fetch_fminimum_num(T* p, T v) { return detail::fetch<p3008::operation::fminimum_num>(p, v); }
 
 }  // namespace flipcheck::gpu
