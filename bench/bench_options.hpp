@@ -1,9 +1,10 @@
-// What the CPU benchmarks share: their arguments and the median they report. Every bench takes
-// --repeats N (N >= 1); those that run threads take --threads T (T >= 1); a bench's own switches
+// What the CPU benchmarks share: their arguments, their clock and the median they report. Every
+// bench takes --repeats N (N >= 1); those that run threads take --threads T (T >= 1); a bench's own switches
 // are words alone (--no-triples). Anything else prints the usage and exits 2, as bad input does
 // everywhere in flipcheck.
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,13 @@ inline bench_options read_bench_options(int argc, char** argv, const char* usage
         }
     }
     return o;
+}
+
+// The wall time of f(), in seconds.
+inline double seconds_of(auto&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The median of v (the mean of the two middle values when there are an even number).

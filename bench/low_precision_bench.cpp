@@ -20,13 +20,6 @@ namespace fc = flipcheck;
 
 namespace {
 
-double seconds_of(auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-
 std::uint64_t sink = 0;  // keeps the work observable
 
 void laws() {

@@ -285,8 +285,8 @@ int run_main_job(const std::string& device, const std::string& json, const std::
 
     // The FP8/MX scaling path: amax, scales, decoders and whole block pipelines.
     const auto t_scaling = clock::now();
-    fmt::print("\nflipcheck: the FP8/MX scaling path (amax, scales, decoders, amax-then-scale blocks) on the CPU{}, against\n"
-               "the oracle (amax.hpp, scale.hpp)\n\n",
+    fmt::print("\nflipcheck: the FP8/MX scaling path (amax, scales, decoders, amax-then-scale blocks, quantizers) and the\ncanonical keys on the CPU{}, against\n"
+               "the oracle (amax.hpp, scale.hpp, scale_recipe.hpp, quantize.hpp, canonical_key.hpp)\n\n",
                b == backend::gpu ? " and on the GPU (gpu/amax.hpp's kernels)" : "");
     fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
     const auto scaling = [&] {
@@ -436,6 +436,16 @@ int run_list() {
     fmt::print("\nscaling mutants (known-wrong, must be killed by `flipcheck mutants`; the amax ones, the packed\n"
                "bf16x2 one and e8m0_from_exponent_field also as GPU code, killed on the device):\n");
     reg::for_each<reg::scaling_mutants>([&]<class E>() {
+        line(E::info, fmt::format(" [{}; on {}; expected to break {}]", E::info.origin, formats_of.template operator()<E>(),
+                                  fc::to_string(E::killed_by)));
+    });
+    fmt::print("\ncanonical keys (canonical_key.hpp; sort and index keys that give equal values one key; verified by the\n"
+               "main job under the equivalence each declares):\n");
+    reg::for_each<reg::keys>([&]<class E>() {
+        line(E::info, fmt::format(" [{}; on {}]", E::info.origin, formats_of.template operator()<E>()));
+    });
+    fmt::print("\ncanonical key mutants (known-wrong, must be killed by `flipcheck mutants`):\n");
+    reg::for_each<reg::key_mutants>([&]<class E>() {
         line(E::info, fmt::format(" [{}; on {}; expected to break {}]", E::info.origin, formats_of.template operator()<E>(),
                                   fc::to_string(E::killed_by)));
     });

@@ -22,6 +22,9 @@
 #include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/amax.hpp"
 #include "flipcheck/scale.hpp"
+#include "flipcheck/scale_recipe.hpp"
+#include "flipcheck/quantize.hpp"
+#include "flipcheck/canonical_key.hpp"
 // check: the drivers that judge a subject against the laws and the oracle
 #include "flipcheck/check/draw.hpp"
 #include "flipcheck/check/describe.hpp"
@@ -34,6 +37,11 @@
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/check/mappings.hpp"
+#include "flipcheck/check/every_core.hpp"
+#include "flipcheck/check/scaling_report.hpp"
+#include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/check/canonical_keys.hpp"
+#include "flipcheck/check/scales.hpp"
 #include "flipcheck/check/scaling.hpp"
 #include "flipcheck/check/exhaustive.hpp"
 // audit: library code judged against its documentation

@@ -34,14 +34,22 @@ enum class law_id : std::uint8_t {
     scale_agreement,     // a scale (or a whole amax-then-scale pipeline) gives the oracle's code for every input
     decode_agreement,    // a decoder gives every code's value
     lane_isolation,      // a lane strategy's update leaves the other lanes of its word as their own updates made them
+    quantize_order,      // a quantizer is weakly monotone: x < y gives q(x) <= q(y)
+    quantize_special,    // NaN, infinities, overflow and zeros quantize as the policy declares
+    quantize_idempotent, // a code's own value quantizes back to that code
+    quantize_rounding,   // every other input quantizes to the nearest code in the declared direction
+    scale_power_of_two,  // a scale given as a value is a power of two an e8m0 code holds (2^-127 .. 2^127, or NaN)
+    key_equivalence,     // a canonical key gives equivalent values one key
+    key_order,           // a canonical key's order is the declared order of the values
 };
 inline constexpr int mapping_law_count = 7;
-inline constexpr std::array<std::string_view, 12> law_names{
+inline constexpr std::array<std::string_view, 19> law_names{
     "round_trip_key", "round_trip_bits", "successor_order", "zero_placement", "nan_total_order",
     "nan_propagate",  "nan_ignore",      "reducer_agreement", "arg_reducer_agreement", "scale_agreement",
-    "decode_agreement", "lane_isolation"};
+    "decode_agreement", "lane_isolation", "quantize_order", "quantize_special", "quantize_idempotent",
+    "quantize_rounding", "scale_power_of_two", "key_equivalence", "key_order"};
 // One line each, for listings and reports (`flipcheck list`), in law_id order.
-inline constexpr std::array<std::string_view, 12> law_descriptions{
+inline constexpr std::array<std::string_view, 19> law_descriptions{
     "encode(decode(k)) == k",
     "decode(encode(b)) == b with encode(b) a key; a code with unused bits set: its canonical code's key, or none",
     "decode(k) < decode(k+1) in IEEE totalOrder (for a bijection: order for all pairs)",
@@ -53,7 +61,14 @@ inline constexpr std::array<std::string_view, 12> law_descriptions{
     "an arg reducer's index is the oracle's (or ties with it) under the policy it declares",
     "a scale, or an amax-then-scale pipeline, gives the oracle's code for every input (scale.hpp)",
     "a decoder gives every code's value (minifloat.hpp)",
-    "a lane strategy's updates leave each other lane of the shared word as its own updates made it (atomic.hpp)"};
+    "a lane strategy's updates leave each other lane of the shared word as its own updates made it (atomic.hpp)",
+    "a quantizer is weakly monotone: x < y gives value(q(x)) <= value(q(y)) (quantize.hpp)",
+    "NaN, +-inf, overflow and zero results give the codes the declared saturation and zero rules say",
+    "an input that is exactly a code's value quantizes to that code (decode then quantize is the identity)",
+    "every other input gives the nearest code in the declared rounding direction, ties as declared",
+    "a scale given as its value is a power of two an e8m0 code holds, 2^-127 to 2^127 (or NaN) (scale_recipe.hpp)",
+    "values the declared equivalence calls equal get one key: -0 and +0 (sql, numeric), every NaN (sql) (canonical_key.hpp)",
+    "values in the declared order get strictly increasing keys (integers as numbers, byte keys as memcmp)"};
 constexpr std::string_view to_string(law_id l) noexcept { return law_names[std::size_t(l)]; }
 
 // A set of laws as a bit mask over law_id.

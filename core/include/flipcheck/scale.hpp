@@ -190,6 +190,14 @@ FLIPCHECK_HD inline std::uint8_t to_e4m3fn_satfinite(float x) noexcept {
     return std::uint8_t(sign | (code > 0x7e ? 0x7e : code));
 }
 
+// NVFP4's built-in global scale (3's per-tensor step): 448 * 6 / amax under 2's rules.
+template <class = void>
+struct nvfp4_global_scale {
+    using element = float4_e2m1fn;
+    static constexpr float max_value = nvfp4_max;
+    FLIPCHECK_HD static float tensor_scale(float amax) noexcept { return flipcheck::tensor_scale(nvfp4_max, amax); }
+};
+
 // NVFP4's built-in block scale (3), as a kernel computes it.
 struct nvfp4_block_scale {
     FLIPCHECK_HD static std::uint8_t block_scale(float block_amax, float global_scale) noexcept {

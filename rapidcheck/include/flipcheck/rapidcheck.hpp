@@ -5,7 +5,7 @@
 //   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy, arg_atomic_strategy or
 //                                                lane_atomic_strategy (atomic.hpp)
 //   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check/reducers.hpp)
-//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder or MX block pipeline (check/scaling.hpp)
+//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder, MX block pipeline or quantizer (check/scaling.hpp)
 //   FLIPCHECK_CHECK_PAIR_REDUCER(Suite, my_fp4x2_max);  a reducer of packed fp4 pairs (packed_reducer.hpp)
 //
 // A mapping gets Suite.<law> for each of the seven mapping laws (a RapidCheck property over
@@ -281,8 +281,9 @@ void pair_replay(const char* suite) {
     static_assert(::flipcheck::scaling_subject<__VA_ARGS__>,                                                \
                   "FLIPCHECK_CHECK_SCALING needs a scaling subject: an amax (format, declared, amax(span)), " \
                   "an MX scale (element, scale(uint32_t)), a tensor scale (element, tensor_scale(float)), a " \
-                  "decoder (format, decode(uint8_t)) or a block scale (format, element, declared, "           \
-                  "block_scale(span)) (scaling_check.hpp)");                                                 \
+                  "decoder (format, decode(uint8_t)), a block scale (format, element, declared, "             \
+                  "block_scale(span)), a quantizer (format, element, declared, quantize(storage)) or a scale " \
+                  "value (element, scale_value(float)) (check/scaling.hpp)");                                \
     TEST(Suite, against_the_oracle) {                                                                       \
         const ::flipcheck::scaling_report r = ::flipcheck::check_scaling<__VA_ARGS__>();                    \
         EXPECT_TRUE(r.passed()) << #Suite << " (" << r.shape << ", " << r.claim << "): " << r.counterexample.value_or("") \

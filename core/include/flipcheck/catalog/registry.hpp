@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "flipcheck/amax.hpp"
+#include "flipcheck/canonical_key.hpp"
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/formats.hpp"
@@ -34,7 +35,11 @@
 #include "flipcheck/packed_reducer.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/reducer.hpp"
+#include "flipcheck/quantize.hpp"
 #include "flipcheck/scale.hpp"
+#include "flipcheck/scale_recipe.hpp"
+#include "flipcheck/catalog/key_mutants.hpp"
+#include "flipcheck/catalog/quantizer_mutants.hpp"
 #include "flipcheck/catalog/scaling_mutants.hpp"
 #include "flipcheck/catalog/subjects/seed002.hpp"
 #include "flipcheck/catalog/subjects/yamr.hpp"
@@ -342,15 +347,18 @@ using amax_formats = formats_of<binary16, bfloat16, binary32, binary64, float8_e
                                 float8_e5m2fnuz, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn>;
 using mx_elements = formats_of<float8_e4m3fn, float8_e5m2, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn>;
 using fp8_formats = formats_of<float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz>;
+using quantizer_elements = formats_of<float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float6_e2m3fn,
+                                      float6_e3m2fn, float4_e2m1fn>;
 
-template <std::uint8_t Id, text Name, template <class> class T, bool Wrong, law_id KilledBy, text Origin, text Description, class On>
+template <std::uint8_t Id, text Name, template <class> class T, bool Wrong, law_id KilledBy, text Origin, text Description, class On,
+          kind Right = kind::scaling, kind Mutant = kind::scaling_mutant>
 struct scaling_entry {
     static constexpr std::uint8_t id = Id;
     static constexpr std::string_view name = Name.view();
     template <class F>
     using on = T<F>;
     using formats = On;
-    static constexpr kind what = Wrong ? kind::scaling_mutant : kind::scaling;
+    static constexpr kind what = Wrong ? Mutant : Right;
     static constexpr law_id killed_by = KilledBy;  // the law that judges it (a mutant: kills it)
     static constexpr about info{Id, Name.view(), what, Origin.view(), Description.view(),
                                 Wrong ? std::optional<law_id>(KilledBy) : std::nullopt};
@@ -364,6 +372,25 @@ template <class>
 using e8m0_decoder = e8m0_decode;
 template <class>
 using nvfp4_scale = nvfp4_block_scale;
+// Quantizers (quantize.hpp) by element E: what cvt.rn.satfinite does from each input format, and
+// the other declared directions and saturations from binary32.
+inline constexpr quantize_policy rn_satfinite{rounding::nearest_even, saturation::finite};
+template <class E>
+using quantize_binary32 = quantizer<binary32, E, rn_satfinite>;
+template <class E>
+using quantize_bfloat16 = quantizer<bfloat16, E, rn_satfinite>;
+template <class E>
+using quantize_binary16 = quantizer<binary16, E, rn_satfinite>;
+template <class E>
+using quantize_overflowing = quantizer<binary32, E, quantize_policy{rounding::nearest_even, E::has_infinity ? saturation::infinity : saturation::nan}>;
+template <class E>
+using quantize_toward_zero = quantizer<binary32, E, quantize_policy{rounding::toward_zero, saturation::finite}>;
+template <class E>
+using quantize_up = quantizer<binary32, E, quantize_policy{rounding::up, saturation::finite}>;
+template <class E>
+using mx_scale_value_rceil = mx_scale_value_of<mx_scale_rceil<E>>;
+template <class>
+using nvfp4_global = nvfp4_global_scale<>;
 
 using scaling = list<
     scaling_entry<0x31, "keyed_amax_propagate", keyed_amax_propagate, false, law_id::reducer_agreement, "flipcheck", "the unsigned max of |x|'s bits from +0: a NaN keys above +inf and wins (OCP MX)", amax_formats>,
@@ -373,7 +400,17 @@ using scaling = list<
     scaling_entry<0x35, "e8m0_decode", e8m0_decoder, false, law_id::decode_agreement, "OCP MX", "2^(c-127): 0x00 is the subnormal 2^-127, 0xff NaN", formats_of<float8_e8m0fnu>>,
     scaling_entry<0x36, "mx_block_scale", mx_block_scale_f32, false, law_id::scale_agreement, "OCP MX v1.0 6.3", "a block of 32 binary32 to its e8m0 scale: keyed amax then mx_scale", mx_elements>,
     scaling_entry<0x37, "mx_block_scale_bf16", mx_block_scale_bf16, false, law_id::scale_agreement, "OCP MX v1.0 6.3", "a block of 32 bfloat16 to its e8m0 scale: keyed amax then mx_scale", mx_elements>,
-    scaling_entry<0x38, "nvfp4_block_scale", nvfp4_scale, false, law_id::scale_agreement, "NVIDIA NVFP4", "e4m3fn((block amax / 6) * global scale), nearest even, saturated at 448", formats_of<float4_e2m1fn>>>;
+    scaling_entry<0x38, "nvfp4_block_scale", nvfp4_scale, false, law_id::scale_agreement, "NVIDIA NVFP4", "e4m3fn((block amax / 6) * global scale), nearest even, saturated at 448", formats_of<float4_e2m1fn>>,
+    scaling_entry<0x39, "quantize", quantize_binary32, false, law_id::quantize_rounding, "PTX cvt.rn.satfinite", "binary32 to the element: nearest, ties to even, +-inf and overflow to +-max, NaN to NaN", quantizer_elements>,
+    scaling_entry<0x3a, "quantize_bf16", quantize_bfloat16, false, law_id::quantize_rounding, "PTX cvt.rn.satfinite", "bfloat16 to the element, the same rules (every input: exhaustive)", quantizer_elements>,
+    scaling_entry<0x3b, "quantize_f16", quantize_binary16, false, law_id::quantize_rounding, "PTX cvt.rn.satfinite", "binary16 to the element, the same rules (every input: exhaustive)", quantizer_elements>,
+    scaling_entry<0x3c, "quantize_overflowing", quantize_overflowing, false, law_id::quantize_special, "OCP FP8, non-saturating", "binary32 to the element, nearest even; overflow and +-inf to inf (e5m2) or NaN (the others)", fp8_formats>,
+    scaling_entry<0x3d, "quantize_toward_zero", quantize_toward_zero, false, law_id::quantize_rounding, "IEEE 754 roundTowardZero", "binary32 to the element, truncated; +-inf to +-max", quantizer_elements>,
+    scaling_entry<0x3e, "quantize_up", quantize_up, false, law_id::quantize_rounding, "IEEE 754 roundTowardPositive", "binary32 to the element, toward +inf (cvt.rp's direction); +-inf to +-max", quantizer_elements>,
+    scaling_entry<0x3f, "mx_scale_rceil", mx_scale_rceil, false, law_id::scale_agreement, "PTX cvt.rp.satfinite.ue8m0x2, torchao RCEIL", "e8m0 = ceil(log2(amax / max_E)) + 127 from the binary32 quotient's bits, clamped; NaN 0xff", mx_elements>,
+    scaling_entry<0x50, "mx_scale_rceil_eps", mx_scale_rceil_eps, false, law_id::scale_agreement, "DeepGEMM, SGLang, vLLM (use_ue8m0)", "the same after amax = max(amax, 1e-4)", formats_of<float8_e4m3fn>>,
+    scaling_entry<0x51, "mx_scale_value_rceil", mx_scale_value_rceil, false, law_id::scale_power_of_two, "torchao RCEIL", "the RCEIL scale as the binary32 value a kernel multiplies by: 2^(code - 127)", formats_of<float8_e4m3fn>>,
+    scaling_entry<0x52, "nvfp4_global_scale", nvfp4_global, false, law_id::scale_agreement, "NVIDIA NVFP4", "448 * 6 / amax in binary32; 0 and inf give 1, overflow FLT_MAX, NaN NaN", formats_of<float4_e2m1fn>>>;
 
 template <class F>
 using ge0_split_amax = mutants::ge0_split_amax<F>;
@@ -397,6 +434,30 @@ template <class E>
 using fp8_scale_unguarded = mutants::fp8_scale_unguarded<E>;
 template <class F>
 using nvfp4_scale_truncated = mutants::nvfp4_scale_truncated<F>;
+template <class E>
+using quantize_carry_dropped = mutants::quantize_carry_dropped<E>;
+template <class E>
+using quantize_truncated = mutants::quantize_truncated<E>;
+template <class E>
+using quantize_ties_away = mutants::quantize_ties_away<E>;
+template <class E>
+using quantize_flushes_subnormals = mutants::quantize_flushes_subnormals<E>;
+template <class E>
+using quantize_overflow_to_nan = mutants::quantize_overflow_to_nan<E>;
+template <class E>
+using quantize_fnuz_sign_on_zero = mutants::quantize_fnuz_sign_on_zero<E>;
+template <class F>
+using e4m3fn_nan_as_480 = mutants::e4m3fn_nan_as_480<F>;
+template <class F>
+using e3m2_top_binade_collapsed = mutants::e3m2_top_binade_collapsed<F>;
+template <class F>
+using fnuz_abs_amax = mutants::fnuz_abs_amax<F>;
+template <class E>
+using ue8m0_clamped_after_rounding = mutants::ue8m0_clamped_after_rounding<E>;
+template <class E>
+using fp8_scale_no_epsilon = mutants::fp8_scale_no_epsilon<E>;
+template <class F>
+using nvfp4_global_scale_unguarded = mutants::nvfp4_global_scale_unguarded<F>;
 
 using scaling_mutants = list<
     scaling_entry<0x91, "ge0_split_amax", ge0_split_amax, true, law_id::reducer_agreement, "pytorch#119320", "value >= 0 ? signed atomicMax : unsigned atomicMin; amax = max(|max|, |min|): -0 takes the signed branch", formats_of<binary32>>,
@@ -408,13 +469,52 @@ using scaling_mutants = list<
     scaling_entry<0x97, "e8m0_as_exponent_field", e8m0_as_exponent_field, true, law_id::decode_agreement, "TransformerEngine#3262, #3070", "e8m0 decoded as code << 23: 0x00 becomes +0, 0xff +inf", formats_of<float8_e8m0fnu>>,
     scaling_entry<0x98, "fnuz_nan_as_negative_zero", fnuz_nan_as_negative_zero, true, law_id::decode_agreement, "triton#10745", "fnuz decoded as IEEE sign-magnitude: the NaN 0x80 becomes -0.0", formats_of<float8_e4m3fnuz, float8_e5m2fnuz>>,
     scaling_entry<0x99, "std_max_amax", std_max_amax, true, law_id::reducer_agreement, "hipDNN (rocm-libraries#12362)", "std::max(acc, fabs(x)) as the amax fold: a NaN after the start is dropped", formats_of<binary32>>,
-    scaling_entry<0x9a, "fp8_scale_unguarded", fp8_scale_unguarded, true, law_id::scale_agreement, "TransformerEngine's overflow guard, missing", "max_E / amax with no FLT_MAX guard: a subnormal amax gives an infinite scale", fp8_formats>,
-    scaling_entry<0x9b, "nvfp4_scale_truncated", nvfp4_scale_truncated, true, law_id::scale_agreement, "a truncating conversion for cvt.rn", "NVFP4's e4m3fn block scale rounded toward zero, not to nearest", formats_of<float4_e2m1fn>>>;
-static_assert(ids_unique<concat<scaling, scaling_mutants, reducers, reducer_mutants, array_mutants, folds>>());
+    scaling_entry<0x9a, "fp8_scale_unguarded", fp8_scale_unguarded, true, law_id::scale_agreement, "TransformerEngine's overflow guard, missing; TensorLib#99", "max_E / amax with no FLT_MAX guard: a subnormal amax gives an infinite scale", fp8_formats>,
+    scaling_entry<0x9b, "nvfp4_scale_truncated", nvfp4_scale_truncated, true, law_id::scale_agreement, "a truncating conversion for cvt.rn", "NVFP4's e4m3fn block scale rounded toward zero, not to nearest", formats_of<float4_e2m1fn>>,
+    scaling_entry<0x9c, "quantize_carry_dropped", quantize_carry_dropped, true, law_id::quantize_order, "a rounding step ORed into the exponent field", "the mantissa's carry is lost: x just below 2^k quantizes to 2^(k-1)", formats_of<float8_e4m3fn, float8_e5m2, float4_e2m1fn>>,
+    scaling_entry<0x9d, "quantize_truncated", quantize_truncated, true, law_id::quantize_rounding, "an int cast for rintf, cvt.rz for cvt.rn", "declares nearest-even, truncates toward zero", formats_of<float8_e4m3fn, float6_e3m2fn>>,
+    scaling_entry<0x9e, "quantize_ties_away", quantize_ties_away, true, law_id::quantize_rounding, "roundf for IEEE's rint", "declares ties to even, rounds ties away from zero", formats_of<float8_e4m3fn, float4_e2m1fn>>,
+    scaling_entry<0x9f, "quantize_flushes_subnormals", quantize_flushes_subnormals, true, law_id::quantize_idempotent, "a fast path with no subnormal branch", "the element's subnormals flushed to zero, their own values included", formats_of<float8_e4m3fn, float8_e5m2>>,
+    scaling_entry<0xa0, "quantize_overflow_to_nan", quantize_overflow_to_nan, true, law_id::quantize_special, "__NV_NOSAT for __NV_SATFINITE (mlx#4376's 0x7f)", "declares satfinite, gives e4m3fn's NaN 0x7f on overflow and +-inf", formats_of<float8_e4m3fn>>,
+    scaling_entry<0xa1, "quantize_fnuz_sign_on_zero", quantize_fnuz_sign_on_zero, true, law_id::quantize_special, "triton#9603's class", "sign | q(|x|) on fnuz: -0 and tiny negatives get 0x80, fnuz's NaN", formats_of<float8_e4m3fnuz, float8_e5m2fnuz>>,
+    scaling_entry<0xa2, "e4m3fn_nan_as_480", e4m3fn_nan_as_480, true, law_id::decode_agreement, "mlx#4376", "e4m3fn decoded with no NaN: 0x7f and 0xff come out +-480", formats_of<float8_e4m3fn>>,
+    scaling_entry<0xa3, "e3m2_top_binade_collapsed", e3m2_top_binade_collapsed, true, law_id::decode_agreement, "trinity#672", "fp6 e3m2's top exponent treated as reserved: 16, 20, 24, 28 decode as 14", formats_of<float6_e3m2fn>>,
+    scaling_entry<0xa4, "fnuz_abs_amax", fnuz_abs_amax, true, law_id::reducer_agreement, "triton#9603", "amax as max(abs(x)) with abs clearing fnuz's sign bit: the NaN 0x80 becomes +0", formats_of<float8_e4m3fnuz, float8_e5m2fnuz>>,
+    scaling_entry<0xa5, "ue8m0_clamped_after_rounding", ue8m0_clamped_after_rounding, true, law_id::scale_power_of_two, "vLLM#58032's class", "2^ceil(log2(amax / 448)), then max(s, 1 / (448 * 512)): a tiny amax's scale is no power of two", formats_of<float8_e4m3fn>>,
+    scaling_entry<0xa6, "fp8_scale_no_epsilon", fp8_scale_no_epsilon, true, law_id::scale_agreement, "kernels-community#681", "1 / (amax / max_E) with no epsilon: an all-zero block's scale is +inf (its codes 0 * inf = NaN)", formats_of<float8_e4m3fn>>,
+    scaling_entry<0xa7, "nvfp4_global_scale_unguarded", nvfp4_global_scale_unguarded, true, law_id::scale_agreement, "flashinfer#3448", "NVFP4's global scale 448 * 6 / amax with no zero guard: +inf for an all-zero tensor", formats_of<float4_e2m1fn>>>;
 
 // Every (entry, format) pair of the scaling path, as concrete types (instance<E, F>::type).
 using scaling_instances = instances<scaling>;
 using scaling_mutant_instances = instances<scaling_mutants>;
+
+// ---- canonical keys (canonical_key.hpp, key_mutants.hpp) -------------------------------------------
+// Sort and index keys that give equal values one key, T<F> for each input format F; checked by
+// check/canonical_keys.hpp (through check_scaling, beside the scaling path in the main job).
+// (A struct, not an alias template: nvcc 13's front end loses an alias's text parameters.)
+template <std::uint8_t Id, text Name, template <class> class T, bool Wrong, law_id KilledBy, text Origin, text Description, class On>
+struct key_entry : scaling_entry<Id, Name, T, Wrong, KilledBy, Origin, Description, On, kind::key, kind::key_mutant> {};
+using key_formats = formats_of<binary16, bfloat16, binary32>;
+template <class F>
+using sql_key_widened = flipcheck::sql_key_widened<F>;
+template <class F>
+using sql_key_signed_zeros = mutants::sql_key_signed_zeros<F>;
+template <class F>
+using sql_key_nan_payloads = mutants::sql_key_nan_payloads<F>;
+template <class F>
+using sql_key_little_endian = mutants::sql_key_little_endian<F>;
+using keys = list<
+    key_entry<0x53, "total_order_key", total_order_key, false, law_id::key_order, "IEEE 754 totalOrder", "the sign flip itself: every code its own key (Rust's total_cmp)", key_formats>,
+    key_entry<0x54, "sql_key", sql_key, false, law_id::key_equivalence, "PostgreSQL, DuckDB float order", "-0 made +0, every NaN the all-ones key above +inf's, then the sign flip", key_formats>,
+    key_entry<0x55, "sql_key_bytes", sql_key_bytes, false, law_id::key_order, "an index's key bytes", "the SQL key as big-endian bytes (compared with memcmp)", key_formats>,
+    key_entry<0x56, "sql_key_widened", sql_key_widened, false, law_id::key_equivalence, "one key type for every float column", "a binary32 value widened exactly to binary64, then binary64's SQL key as bytes", formats_of<binary32>>>;
+using key_mutants = list<
+    key_entry<0xa8, "sql_key_signed_zeros", sql_key_signed_zeros, true, law_id::key_equivalence, "Southclaws/rad#2, doradb#1108", "the order key with NaNs canonicalized but not -0: -0 and +0 get two keys (an index seek misses a row)", key_formats>,
+    key_entry<0xa9, "sql_key_nan_payloads", sql_key_nan_payloads, true, law_id::key_equivalence, "NaN left uncanonicalized", "-0 canonicalized, NaNs keyed by their bits: NaNs apart, a negative one below -inf", key_formats>,
+    key_entry<0xaa, "sql_key_little_endian", sql_key_little_endian, true, law_id::key_order, "an integer key written in host byte order", "the right key's bytes least significant first: memcmp reads the low byte first", formats_of<binary32>>>;
+using key_instances = instances<keys>;
+using key_mutant_instances = instances<key_mutants>;
+static_assert(ids_unique<concat<scaling, scaling_mutants, keys, key_mutants, reducers, reducer_mutants, array_mutants, folds>>());
 
 // Runtime metadata of every entry of a list, in order.
 template <class List>

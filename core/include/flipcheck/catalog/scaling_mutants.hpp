@@ -10,6 +10,7 @@
 
 #include "flipcheck/amax.hpp"
 #include "flipcheck/scale.hpp"
+#include "flipcheck/scale_recipe.hpp"
 
 namespace flipcheck::mutants {
 
@@ -154,7 +155,8 @@ struct std_max_amax {
 };
 
 // A per-tensor FP8 scale without the overflow guard TransformerEngine added ("the amax is too small
-// that the scale becoming infinite in FP32"): max_E / amax for a subnormal amax is +inf.
+// that the scale becoming infinite in FP32"): max_E / amax for a subnormal amax is +inf
+// (TensorLib#99: 448 / amax overflows for an amax below about 1.3e-36).
 template <class E>
 struct fp8_scale_unguarded {
     using element = E;
@@ -177,6 +179,39 @@ struct nvfp4_scale_truncated {
             if (float8_e4m3fn::to_value(std::uint8_t(c)) <= x) best = std::uint8_t(c);
         return best;
     }
+};
+
+// vLLM#58032's class: a UE8M0 (power-of-two) scale, 2^ceil(log2(amax / max_E)), then the
+// minimum-scale clamp max(s, 1 / (max_E * 512)) applied after the rounding: a tiny amax gets
+// the clamp's value, which is no power of two, so no e8m0 code holds it.
+template <class E>
+struct ue8m0_clamped_after_rounding {
+    using element = E;
+    static constexpr scale_recipe recipe = rceil;
+    static float scale_value(float amax) {
+        if (amax != amax) return amax;
+        const float max = E::to_value(E::max_finite);
+        const float s = std::exp2(std::ceil(std::log2(std::fabs(amax) / max)));
+        return std::fmax(s, 1.0f / (max * 512.0f));
+    }
+};
+
+// kernels-community#681's class: the FP8 scale as the inverse of max|x| / max_E with no epsilon
+// and no zero guard: an all-zero block has amax 0, so the scale is 1 / 0 = +inf (and the block
+// quantizes as 0 * inf = NaN) where TransformerEngine's rule gives 1.
+template <class E>
+struct fp8_scale_no_epsilon {
+    using element = E;
+    static float tensor_scale(float amax) { return 1.0f / (amax / E::to_value(E::max_finite)); }
+};
+
+// flashinfer#3448: NVFP4's global encode scale 448 * 6 / amax with no zero guard: an all-zero
+// tensor's scale is +inf.
+template <class F = float4_e2m1fn>
+struct nvfp4_global_scale_unguarded {
+    using element = float4_e2m1fn;
+    static constexpr float max_value = nvfp4_max;
+    static float tensor_scale(float amax) { return nvfp4_max / amax; }
 };
 
 }  // namespace flipcheck::mutants

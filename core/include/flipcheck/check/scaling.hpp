@@ -1,5 +1,6 @@
-// Checking the FP8/MX scaling path: amax functions, scale functions, e8m0/fnuz decoders and whole
-// block pipelines (amax then scale), each against the oracle of amax.hpp and scale.hpp. Host only.
+// Checking the FP8/MX scaling path: amax functions, scale functions (check/scales.hpp), e8m0/fnuz
+// decoders, whole block pipelines (amax then scale) and quantizers (check/quantizers.hpp), and
+// canonical keys (check/canonical_keys.hpp), each against the oracle. Host only.
 //
 // A subject is a struct; its shape is what it provides (the concepts below), and check_scaling<X>()
 // picks the check by shape:
@@ -12,6 +13,10 @@
 //   block scale   format (the input), element, declared, static uint8_t block_scale(std::span<const
 //                 storage> block): an MX block's e8m0 code, straight from its 32 elements
 //   nvfp4 scale   static uint8_t block_scale(float block_amax, float global_scale): e4m3fn code
+//   scale value   element, static float scale_value(float amax): an e8m0 scale as its value
+//   quantizer     format, element, declared (quantize_policy), static uint8_t quantize(storage)
+//   canonical key format, declared (equivalence), static K key(storage), K an unsigned or bytes
+// A scale may declare its recipe (scale_recipe.hpp), a tensor scale its target (max_value).
 // Each check reports the number of inputs judged, whether they were every input of the domain
 // (exhaustive) or a sample, and the first failure, smallest first, in words with the bits.
 #pragma once
@@ -19,6 +24,7 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <random>
 #include <set>
@@ -32,10 +38,16 @@
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/draw.hpp"
+#include "flipcheck/check/every_core.hpp"
+#include "flipcheck/check/canonical_keys.hpp"
+#include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/check/scales.hpp"
+#include "flipcheck/check/scaling_report.hpp"
 #include "flipcheck/check/shrink.hpp"
 #include "flipcheck/edge_values.hpp"
 #include "flipcheck/random.hpp"
 #include "flipcheck/scale.hpp"
+#include "flipcheck/scale_recipe.hpp"
 
 namespace flipcheck {
 
@@ -44,16 +56,6 @@ concept amax_subject = requires(std::span<const typename X::format::storage> xs)
     requires amax_format<typename X::format>;
     { X::declared } -> std::convertible_to<nan_policy>;
     { X::amax(xs) } -> std::convertible_to<typename X::format::storage>;
-};
-template <class X>
-concept mx_scale_subject = requires(std::uint32_t a) {
-    requires format<typename X::element>;
-    { X::scale(a) } -> std::convertible_to<std::uint8_t>;
-};
-template <class X>
-concept tensor_scale_subject = requires(float a) {
-    requires format<typename X::element>;
-    { X::tensor_scale(a) } -> std::convertible_to<float>;
 };
 template <class X>
 concept decode_subject = requires(std::uint8_t c) {
@@ -68,37 +70,8 @@ concept block_scale_subject = requires(std::span<const typename X::format::stora
     { X::block_scale(block) } -> std::convertible_to<std::uint8_t>;
 };
 template <class X>
-concept nvfp4_scale_subject = requires(float a, float g) {
-    { X::block_scale(a, g) } -> std::convertible_to<std::uint8_t>;
-};
-template <class X>
-concept scaling_subject = amax_subject<X> || mx_scale_subject<X> || tensor_scale_subject<X> || decode_subject<X> ||
-                          block_scale_subject<X> || nvfp4_scale_subject<X>;
-
-struct scaling_report {
-    std::string subject, shape, claim;  // claim: the format and policy or element it is checked under
-    std::string domain;                 // what was judged, and "exhaustive" or "sampled"
-    bool exhaustive = false;
-    std::uint64_t checks = 0;
-    std::optional<std::string> counterexample;
-    // The failing input as a case (an amax's array, a scale's amax, a decoder's code, a block:
-    // "binary32: 0x7f800000", check/reducers.hpp's format_case): `flipcheck check --case` replays it.
-    std::string replay{};
-    bool passed() const { return !counterexample; }
-};
-
-struct scaling_options {
-    std::size_t randoms = 2000;  // random arrays / blocks, on top of the edge battery
-    std::uint64_t seed = 1;
-    bool every_triple = false;   // byte formats: every array of 3 codes too (16.7M arrays per subject)
-    bool edge_pairs = true;      // the edge battery's pairs and triples (off: singles and randoms only,
-                                 // for runs under compute-sanitizer)
-    std::uint64_t gpu_patterns = std::uint64_t(1) << 32;  // the GPU's exhaustive domains: 2^32 (less: a sample)
-};
-
-inline std::string hex8(std::uint8_t c) { return hex(c, 8); }
-inline std::string show_e8m0(std::uint8_t c) { return c == 0xff ? "0xff (NaN)" : hex8(c) + " (2^" + std::to_string(int(c) - 127) + ")"; }
-inline std::string show_float(float v) { return show<binary32>(bit_cast<std::uint32_t>(v)); }
+concept scaling_subject = amax_subject<X> || mx_scale_subject<X> || mx_scale_value_subject<X> || tensor_scale_subject<X> || decode_subject<X> ||
+                          block_scale_subject<X> || nvfp4_scale_subject<X> || quantizer_subject<X> || canonical_key_subject<X>;
 
 // ---- amax -----------------------------------------------------------------------------------------
 
@@ -240,74 +213,6 @@ scaling_report check_amax(const scaling_options& o = {}) {
     return r;
 }
 
-// ---- scales ----------------------------------------------------------------------------------------
-
-// The binary32 amaxes a scale is judged on, one of each class the formulas tell apart: +0 and -0,
-// every binade's first, second, middle and last two mantissas (so every e8m0 code is reached),
-// every bfloat16 magnitude (all 2^15: every subnormal exponent), +inf, and NaNs of both signs
-// (x86's default NaN is negative). Sampled within binades; every 2^32 pattern runs on the GPU.
-inline std::vector<std::uint32_t> scale_domain() {
-    std::vector<std::uint32_t> out{0x80000000u, 0xffc00000u, 0xff800001u, 0xffffffffu, 0x7fffffffu, 0x7f800001u};
-    for (std::uint32_t e = 0; e < 256; ++e)
-        for (std::uint32_t m : {0u, 1u, 2u, 0x3fffffu, 0x400000u, 0x7ffffeu, 0x7fffffu}) out.push_back(e << 23 | m);
-    for (std::uint32_t h = 0; h < 0x8000u; ++h) out.push_back(h << 16);
-    std::sort(out.begin(), out.end(), [](std::uint32_t a, std::uint32_t b) { return (a & 0x7fffffffu) < (b & 0x7fffffffu) || ((a & 0x7fffffffu) == (b & 0x7fffffffu) && a < b); });
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-inline const char* scale_domain_words =
-    "+-0, every binade's edge mantissas, every bfloat16 magnitude, +inf, NaNs of both signs (sampled within binades)";
-
-// Each check below has a form over the subject's function (check_..._of), which a plug-in's
-// subject (plugin.hpp) is checked by, and the form over a type, which passes its static function.
-// The forms over a function take a replayed case's inputs instead of their domain (`only`).
-inline const char* only_words = "the given case's inputs";
-template <format E, class ScaleOf>
-scaling_report check_mx_scale_of(ScaleOf&& scale_of, const std::vector<std::uint32_t>& only = {}) {
-    scaling_report r{"", "mx scale", std::string("element ") + std::string(E::name), only.empty() ? scale_domain_words : only_words,
-                     false, 0, {}};
-    std::set<std::uint8_t> reached;
-    for (std::uint32_t a : only.empty() ? scale_domain() : only) {
-        ++r.checks;
-        const std::uint8_t got = scale_of(a), want = oracle::mx_scale<E>(bit_cast<float>(a));
-        reached.insert(want);
-        if (got != want) {
-            r.counterexample = "the e8m0 scale of amax " + show_float(bit_cast<float>(a)) + " for " + std::string(E::name) +
-                               " elements is " + show_e8m0(got) + "; the oracle's (OCP MX 6.3, emax " +
-                               std::to_string(std::ilogb(E::to_value(E::max_finite))) + "): " + show_e8m0(want);
-            r.replay = format_case<binary32>(std::span(&a, 1), {});
-            return r;
-        }
-    }
-    if (only.empty()) r.domain += ": " + std::to_string(reached.size()) + " distinct e8m0 codes";
-    return r;
-}
-template <mx_scale_subject X>
-scaling_report check_mx_scale(const scaling_options& = {}) {
-    return check_mx_scale_of<typename X::element>([](std::uint32_t a) { return std::uint8_t(X::scale(a)); });
-}
-
-template <format E, class TensorScaleOf>
-scaling_report check_tensor_scale_of(TensorScaleOf&& tensor_scale_of, const std::vector<std::uint32_t>& only = {}) {
-    scaling_report r{"", "tensor scale", std::string("element ") + std::string(E::name),
-                     only.empty() ? scale_domain_words : only_words, false, 0, {}};
-    for (std::uint32_t a : only.empty() ? scale_domain() : only) {
-        ++r.checks;
-        const float amax = bit_cast<float>(a), got = tensor_scale_of(amax), want = oracle::tensor_scale<E>(amax);
-        if (bit_cast<std::uint32_t>(got) != bit_cast<std::uint32_t>(want) && !(oracle::isnan(got) && oracle::isnan(want))) {
-            r.counterexample = "the " + std::string(E::name) + " tensor scale of amax " + show_float(amax) + " is " +
-                               show_float(got) + "; the oracle's: " + show_float(want);
-            r.replay = format_case<binary32>(std::span(&a, 1), {});
-            return r;
-        }
-    }
-    return r;
-}
-template <tensor_scale_subject X>
-scaling_report check_tensor_scale(const scaling_options& = {}) {
-    return check_tensor_scale_of<typename X::element>([](float a) { return float(X::tensor_scale(a)); });
-}
-
 template <format F, class DecodeOf>
 scaling_report check_decode_of(DecodeOf&& decode_of, const std::vector<std::uint8_t>& only = {}) {
     scaling_report r{"", "decode", std::string(F::name), only.empty() ? "every code (exhaustive)" : only_words, only.empty(), 0, {}};
@@ -437,54 +342,17 @@ scaling_report check_block_scale(const scaling_options& o = {}) {
         X::declared, [](std::span<const S> b) { return std::uint8_t(X::block_scale(b)); }, o);
 }
 
-// NVFP4 block scales over every block amax that is a bfloat16 magnitude, +inf and NaN, under
-// global scales made from a spread of tensor amaxes (the oracle's tensor_scale with 448 * 6).
-// `only`: (block amax, global scale) pairs, as binary32 bits one after the other.
-template <class ScaleOf>
-scaling_report check_nvfp4_scale_of(ScaleOf&& scale_of, const std::vector<std::uint32_t>& only = {}) {
-    scaling_report r{"", "nvfp4 scale", "binary32 block amax -> e4m3fn, global scale 448*6/amax",
-                     only.empty() ? "every bfloat16 block amax, +inf, NaN x 12 tensor amaxes (sampled)" : only_words, false, 0, {}};
-    auto judge = [&](float a, float g) {
-        ++r.checks;
-        const std::uint8_t got = scale_of(a, g), want = oracle::nvfp4_block_scale(a, g);
-        if (got == want) return true;
-        r.counterexample = "the NVFP4 scale of block amax " + show_float(a) + " under global scale " + show_float(g) +
-                           " is e4m3fn " + show<float8_e4m3fn>(got) + "; the oracle's: " + show<float8_e4m3fn>(want);
-        const std::uint32_t in[2] = {bit_cast<std::uint32_t>(a), bit_cast<std::uint32_t>(g)};
-        r.replay = format_case<binary32>(std::span(in), {});
-        return false;
-    };
-    if (!only.empty()) {
-        for (std::size_t i = 0; i + 1 < only.size(); i += 2)
-            if (!judge(bit_cast<float>(only[i]), bit_cast<float>(only[i + 1]))) return r;
-        return r;
-    }
-    const float tensor_amaxes[] = {0.0f, 1e-40f, 1e-30f, 0.001f, 0.5f, 1.0f, 6.0f, 448.0f, 2688.0f, 1e10f, 3.4e38f,
-                                   std::numeric_limits<float>::infinity()};
-    for (float t : tensor_amaxes) {
-        const float g = oracle::tensor_scale(nvfp4_max, t);
-        for (std::uint32_t h = 0; h <= 0x7fc0u; ++h) {
-            const float a = bit_cast<float>(h << 16);
-            if (oracle::isnan(a) && h != 0x7fc0u) continue;
-            if (!judge(a, g)) return r;
-        }
-    }
-    return r;
-}
-
-template <nvfp4_scale_subject X>
-scaling_report check_nvfp4_scale(const scaling_options& = {}) {
-    return check_nvfp4_scale_of([](float a, float g) { return std::uint8_t(X::block_scale(a, g)); });
-}
-
 // The check a subject's shape calls for.
 template <scaling_subject X>
 scaling_report check_scaling(const scaling_options& o = {}) {
     if constexpr (amax_subject<X>) return check_amax<X>(o);
     else if constexpr (block_scale_subject<X>) return check_block_scale<X>(o);
     else if constexpr (mx_scale_subject<X>) return check_mx_scale<X>(o);
+    else if constexpr (mx_scale_value_subject<X>) return check_mx_scale_value<X>(o);
     else if constexpr (tensor_scale_subject<X>) return check_tensor_scale<X>(o);
     else if constexpr (decode_subject<X>) return check_decode<X>(o);
+    else if constexpr (quantizer_subject<X>) return check_quantizer<X>(o);
+    else if constexpr (canonical_key_subject<X>) return check_canonical_key<X>(o);
     else return check_nvfp4_scale<X>(o);
 }
 

@@ -100,10 +100,12 @@ constexpr bool ids_unique() {
     }(static_cast<List*>(nullptr));
 }
 
-enum class kind : std::uint8_t { format, mapping, mapping_mutant, value_reducer, arg_reducer, value_mutant, arg_mutant, scaling, scaling_mutant };
+enum class kind : std::uint8_t { format, mapping, mapping_mutant, value_reducer, arg_reducer, value_mutant, arg_mutant, scaling, scaling_mutant,
+                                 key, key_mutant };
 constexpr std::string_view to_string(kind k) noexcept {
     constexpr std::string_view names[] = {"format",  "mapping",      "mapping mutant", "value reducer",
-                                          "arg reducer", "value mutant", "arg mutant", "scaling subject", "scaling mutant"};
+                                          "arg reducer", "value mutant", "arg mutant", "scaling subject", "scaling mutant",
+                                          "canonical key", "key mutant"};
     return names[std::size_t(k)];
 }
 

@@ -1,5 +1,5 @@
-// The main job's third part: the FP8/MX scaling path (amax, scales, decoders, block pipelines:
-// registry::scaling) against the oracle, on the CPU always and, with a GPU, gpu/amax.hpp's kernels
+// The main job's third part: the FP8/MX scaling path (amax, scales, decoders, block pipelines,
+// quantizers: registry::scaling) and the canonical keys (registry::keys) against the oracle, on the CPU always and, with a GPU, gpu/amax.hpp's kernels
 // too; and the scaling mutants for `flipcheck mutants`.
 #pragma once
 #include <string>
@@ -20,8 +20,9 @@ struct scaling_row {
     bool as_expected() const { return report.passed() != mutant; }
 };
 
-// mutants = false: every built-in (registry::scaling on every format it has, then the GPU's own
-// with a GPU); true: every scaling mutant (registry::scaling_mutants, then their GPU twins).
+// mutants = false: every built-in (registry::scaling and registry::keys on every format each has,
+// then the GPU's own with a GPU); true: every scaling and key mutant (registry::scaling_mutants,
+// registry::key_mutants, then the GPU twins).
 std::vector<scaling_row> verify_scaling(backend b, bool mutants);
 nlohmann::json to_json(const scaling_row& r);
 

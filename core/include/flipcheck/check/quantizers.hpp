@@ -1,0 +1,291 @@
+// Checking a quantizer (quantize.hpp) against the oracle under the policy it declares. Four laws,
+// each judged on its own inputs so that a failure says what kind of wrong it is:
+//   quantize_order       x < y gives value(q(x)) <= value(q(y)) (weak monotonicity), on
+//                        neighbours: magnitudes ascending on each side of zero, and -0 to +0, so
+//                        that transitivity covers every pair, as the bijection's order law does;
+//   quantize_special     NaN, +-inf, an overflow (|x| above the element's largest finite) and a
+//                        zero result give the codes the policy's saturation and zero rules declare;
+//   quantize_idempotent  an input that is exactly a code's value gives that code (decode then
+//                        quantize is the identity on codes);
+//   quantize_rounding    every other input gives the nearest code in the declared direction.
+// Domains: every pattern of a 16-bit input (exhaustive); binary32 either sampled (every code's
+// value, every midpoint and threshold between codes and their binary32 neighbours, every bfloat16
+// pattern) or every one of the 2^32 patterns (options.every_binary32: every core).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <cmath>
+#include <span>
+
+#include "flipcheck/check/case_text.hpp"
+#include "flipcheck/check/describe.hpp"
+#include "flipcheck/check/every_core.hpp"
+#include "flipcheck/check/scaling_report.hpp"
+#include "flipcheck/law.hpp"
+#include "flipcheck/quantize.hpp"
+
+namespace flipcheck {
+
+template <class X>
+concept quantizer_subject = requires(typename X::format::storage x) {
+    requires format<typename X::format>;
+    requires element_format<typename X::element>;
+    { X::declared } -> std::convertible_to<quantize_policy>;
+    { X::quantize(x) } -> std::convertible_to<std::uint8_t>;
+};
+
+// Input formats: their values are binary32 values (the built-ins and the oracle's search take a
+// float). binary64 input is not a quantizer's here.
+template <class F>
+concept quantizer_input = format<F> && std::same_as<typename F::value_type, float> && F::width >= 16;
+
+namespace quantize_check {
+
+inline constexpr law_id laws[] = {law_id::quantize_order, law_id::quantize_special, law_id::quantize_idempotent,
+                                  law_id::quantize_rounding};
+
+template <class S>
+struct finding {
+    S x{}, previous{};  // previous: the order law's neighbour
+    std::uint8_t got = 0, want = 0, previous_got = 0;
+    std::uint64_t rank = ~std::uint64_t(0);  // walk position (magnitude, then sign): smallest wins
+};
+
+template <class S>
+struct findings {
+    std::array<finding<S>, 4> first;  // by quantize_check::laws' order
+    std::uint64_t checks = 0;
+    void note(int law, const finding<S>& f) {
+        if (f.rank < first[std::size_t(law)].rank) first[std::size_t(law)] = f;
+    }
+    void merge(const findings& o) {
+        checks += o.checks;
+        for (int l = 0; l < 4; ++l) note(l, o.first[std::size_t(l)]);
+    }
+};
+
+template <element_format E>
+bool same_code(std::uint8_t a, std::uint8_t b) {
+    return a == b || (E::is_nan_bits(a) && E::is_nan_bits(b));
+}
+
+// The oracle's answer as a step function of a binary32 magnitude, per sign: constant on each open
+// interval between its special points (every code's value, every midpoint between neighbouring
+// codes, the overflow threshold, infinity), since rounding in every declared direction only asks
+// which of two codes around x is nearer or in the direction. The slow oracle is asked once at each
+// point and once just above it; the exhaustive walk then costs a comparison per input.
+template <element_format E>
+struct oracle_steps {
+    std::vector<std::uint32_t> points;
+    std::array<std::vector<std::uint8_t>, 2> at, above;  // [negative]
+    explicit oracle_steps(quantize_policy p) {
+        const auto& ladder = oracle::element_ladder<E>();
+        std::vector<double> v;
+        for (std::size_t i = 0; i < ladder.size(); ++i) {
+            v.push_back(ladder[i].first);
+            if (i + 1 < ladder.size()) v.push_back((ladder[i].first + ladder[i + 1].first) / 2);
+        }
+        const double max = ladder.back().first, ulp = max - ladder[ladder.size() - 2].first;
+        v.push_back(max + ulp / 2);
+        for (double d : v) points.push_back(bit_cast<std::uint32_t>(float(d)));  // exact: 4 significant bits
+        points.push_back(0x7f800000u);
+        std::sort(points.begin(), points.end());
+        points.erase(std::unique(points.begin(), points.end()), points.end());
+        for (int s = 0; s < 2; ++s)
+            for (std::uint32_t m : points) {
+                const std::uint32_t sign = s ? 0x80000000u : 0u;
+                at[std::size_t(s)].push_back(oracle::quantize<E>(p, double(bit_cast<float>(sign | m))));
+                above[std::size_t(s)].push_back(m == 0x7f800000u ? 0 : oracle::quantize<E>(p, double(bit_cast<float>(sign | (m + 1)))));
+            }
+    }
+    // The index of the last point <= m, from a cursor that only moves up (magnitudes ascend).
+    std::size_t locate(std::uint32_t m, std::size_t k) const {
+        while (k + 1 < points.size() && points[k + 1] <= m) ++k;
+        return k;
+    }
+    std::uint8_t answer(bool negative, std::uint32_t m, std::size_t k) const {
+        return points[k] == m ? at[negative][k] : above[negative][k];
+    }
+};
+
+// Judge magnitude bits [first, last] of input format F (every one, ascending) or, with `list`, the
+// listed ones. want(x) is the oracle's code for input bits x.
+template <quantizer_input F, element_format E, class Q, class Want>
+void walk(findings<typename F::storage>& out, const Q& q, Want&& want, std::uint64_t first, std::uint64_t last,
+          const std::vector<typename F::storage>* list = nullptr, bool warm_up = false) {
+    using S = typename F::storage;
+    // The element's values, decoded once: the walk asks for two per input.
+    static const std::array<float, 256> value = [] {
+        std::array<float, 256> v{};
+        for (unsigned c = 0; c < 256; ++c) v[c] = E::to_value(std::uint8_t(c));
+        return v;
+    }();
+    const float max = value[E::max_finite];
+    bool have_previous[2] = {false, false};
+    S previous_x[2] = {};
+    std::uint8_t previous_got[2] = {};
+    float previous_value[2] = {};
+    float zero_value[2] = {};
+    bool have_zero[2] = {false, false};
+    const std::uint64_t n = list ? list->size() : last - first + 1;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const S m = list ? (*list)[i] : S(first + i);
+        for (int s = 0; s < 2; ++s) {
+            const S x = S(m | (s ? F::sign_mask : S(0)));
+            const std::uint64_t rank = std::uint64_t(m) * 2 + std::uint64_t(s);
+            const float xv = F::to_value(x);
+            const std::uint8_t got = std::uint8_t(q(x));
+            if (warm_up && i == 0) {  // the previous chunk's last magnitude: only the order law's neighbour
+                if (!E::is_nan_bits(got) && !oracle::isnan(xv))
+                    have_previous[s] = true, previous_x[s] = x, previous_got[s] = got, previous_value[s] = value[got];
+                continue;
+            }
+            ++out.checks;
+            if (oracle::isnan(xv)) {
+                if constexpr (E::nans != nan_encoding::none)
+                    if (!E::is_nan_bits(got)) out.note(1, {x, {}, got, E::quiet_nan, 0, rank});
+                continue;
+            }
+            const std::uint8_t w = want(x);
+            if (!same_code<E>(got, w)) {
+                const float wv = value[w];
+                const float a = xv < 0 ? -xv : xv;
+                const bool special = std::isinf(a) || a > max || wv == 0.0f;
+                const int law = special ? 1 : (wv == xv ? 2 : 3);
+                out.note(law, {x, {}, got, w, 0, rank});
+            }
+            // Order: on each side, results move away from zero (or stay) as magnitudes grow.
+            const float gv = value[got];
+            if (!E::is_nan_bits(got)) {
+                if (have_previous[s]) {
+                    const bool ok = s ? gv <= previous_value[s] : gv >= previous_value[s];
+                    if (!ok) out.note(0, {x, previous_x[s], got, w, previous_got[s], rank});
+                }
+                if (m == 0) zero_value[s] = gv, have_zero[s] = true;
+                have_previous[s] = true, previous_x[s] = x, previous_got[s] = got, previous_value[s] = gv;
+            } else {
+                have_previous[s] = false;  // a NaN result is judged by the other laws; restart the chain
+            }
+        }
+        if (m == 0 && !(warm_up && i == 0) && have_zero[0] && have_zero[1] && zero_value[1] > zero_value[0])
+            out.note(0, {F::zero, F::sign_mask, std::uint8_t(q(F::zero)), 0, std::uint8_t(q(F::sign_mask)), 1});
+    }
+}
+
+// The sampled binary32 magnitudes (see the header comment), made once per element: every point
+// where an answer may change and its two neighbours on each side, and every bfloat16 magnitude
+// (the main job judges 28 binary32 quantizers on it, so it is kept to about 40,000).
+template <element_format E>
+const std::vector<std::uint32_t>& sampled_binary32() {
+    static const std::vector<std::uint32_t> magnitudes = [] {
+        std::vector<std::uint32_t> m;
+        const auto add_around = [&m](std::uint32_t b) {
+            for (int d = -2; d <= 2; ++d)
+                if (std::int64_t(b) + d >= 0 && std::int64_t(b) + d <= 0x7fffffff) m.push_back(std::uint32_t(std::int64_t(b) + d));
+        };
+        for (std::uint32_t pt : oracle_steps<E>(quantize_policy{}).points) add_around(pt);  // points: any policy's
+        for (std::uint32_t h = 0; h <= 0x7fffu; ++h) m.push_back(h << 16);
+        for (std::uint32_t b : {0x7f7fffffu, 0x7fffffffu, 0x7fc00000u, 0x7f800001u, 0u}) add_around(b);
+        std::sort(m.begin(), m.end());
+        m.erase(std::unique(m.begin(), m.end()), m.end());
+        return m;
+    }();
+    return magnitudes;
+}
+
+}  // namespace quantize_check
+
+template <quantizer_input F, element_format E, class QuantizeOf>
+scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scaling_options& o = {},
+                                  const std::vector<typename F::storage>& only = {}) {
+    using S = typename F::storage;
+    namespace qc = quantize_check;
+    scaling_report r{"", "quantizer",
+                     std::string(F::name) + " -> " + std::string(E::name) + ", " + std::string(to_string(p.round)) + ", " +
+                         std::string(to_string(p.saturate)),
+                     "", false, 0, {}};
+    if (!can_declare<E>(p)) {
+        r.counterexample = "declares saturation=" + std::string(to_string(p.saturate)) + ", which " + std::string(E::name) +
+                           " cannot encode (it has no " + (p.saturate == saturation::infinity ? "infinity" : "NaN") + ")";
+        return r;
+    }
+    const auto slow = [p](S x) { return oracle::quantize<E>(p, double(F::to_value(x))); };
+    // The walks below visit magnitudes in ascending order, so the oracle's step table answers
+    // each in a comparison or two (the same answers as `slow`, which builds it).
+    const qc::oracle_steps<E> steps(p);
+    const auto stepped = [&steps](std::size_t& k) {
+        return [&steps, &k](S x) {
+            const float v = F::to_value(x);
+            const std::uint32_t m = bit_cast<std::uint32_t>(v) & 0x7fffffffu;
+            k = steps.locate(m, k);
+            return steps.answer(oracle::signbit(v), m, k);
+        };
+    };
+    qc::findings<S> f;
+    const S top = S(F::sign_mask - 1);  // the largest magnitude, a NaN's
+    if (!only.empty()) {
+        r.domain = only_words;
+        std::vector<S> mags;
+        for (S x : only) mags.push_back(S(x & ~F::sign_mask));
+        std::sort(mags.begin(), mags.end());
+        mags.erase(std::unique(mags.begin(), mags.end()), mags.end());
+        qc::walk<F, E>(f, q, slow, 0, 0, &mags);
+    } else if constexpr (F::width == 16) {
+        r.exhaustive = true;
+        r.domain = "every " + std::string(F::name) + " pattern (exhaustive)";
+        std::size_t k = 0;
+        qc::walk<F, E>(f, q, stepped(k), 0, top);
+    } else {
+        if (o.every_binary32) {
+            r.exhaustive = true;
+            r.domain = "every binary32 pattern (exhaustive, every core)";
+            // Each chunk but the first starts one magnitude early, only to give the order law its
+            // first neighbour pair (the walk's warm_up); that magnitude is the previous chunk's.
+            const auto parts = every_core_chunks(0, std::uint64_t(top) + 1, [&](std::uint64_t a, std::uint64_t e) {
+                qc::findings<S> out;
+                const std::uint64_t from = a == 0 ? a : a - 1;
+                std::size_t k = steps.locate(std::uint32_t(from), 0);
+                qc::walk<F, E>(out, q, stepped(k), from, e - 1, nullptr, a != 0);
+                return out;
+            });
+            for (const auto& part : parts) f.merge(part);
+        } else {
+            const std::vector<S>& mags = qc::sampled_binary32<E>();
+            r.domain = "every code, midpoint and threshold of " + std::string(E::name) +
+                       " and their binary32 neighbours, every bfloat16 pattern, both signs (sampled: " +
+                       std::to_string(mags.size() * 2) + " inputs)";
+            std::size_t k = 0;
+            qc::walk<F, E>(f, q, stepped(k), 0, 0, &mags);
+        }
+    }
+    r.checks = f.checks;
+    const auto code = [](std::uint8_t c) { return show<E>(c); };
+    for (int l = 0; l < 4; ++l) {
+        const auto& x = f.first[std::size_t(l)];
+        if (x.rank == ~std::uint64_t(0)) continue;
+        r.failed |= law_bit(qc::laws[l]);
+        std::string text = std::string(to_string(qc::laws[l])) + ": ";
+        if (l == 0)
+            text += "quantize(" + show<F>(x.previous) + ") = " + code(x.previous_got) + " but quantize(" + show<F>(x.x) +
+                    ") = " + code(x.got) + ": the results run against the inputs' order";
+        else
+            text += "quantize(" + show<F>(x.x) + ") = " + code(x.got) + "; the oracle's: " + code(x.want);
+        r.counterexample = r.counterexample ? *r.counterexample + "; " + text : text;
+        if (r.replay.empty()) r.replay = format_case<F>(std::span<const S>(&x.x, 1), {});
+    }
+    return r;
+}
+
+template <quantizer_subject X>
+scaling_report check_quantizer(const scaling_options& o = {}) {
+    return check_quantizer_of<typename X::format, typename X::element>(
+        X::declared, [](typename X::format::storage x) { return std::uint8_t(X::quantize(x)); }, o);
+}
+
+}  // namespace flipcheck
