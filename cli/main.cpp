@@ -288,7 +288,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     fmt::print("\nflipcheck: the FP8/MX scaling path (amax, scales, decoders, amax-then-scale blocks, quantizers) and the\ncanonical keys on the CPU{}, against\n"
                "the oracle (amax.hpp, scale.hpp, scale_recipe.hpp, quantize.hpp, canonical_key.hpp)\n\n",
                b == backend::gpu ? " and on the GPU (gpu/amax.hpp's kernels)" : "");
-    fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
+    fmt::print("{:<22} {:<4} {:<13} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
     const auto scaling = [&] {
         const heartbeat beat("the scaling path");
         return job.scaling();
@@ -296,7 +296,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     nlohmann::json scaling_rows = nlohmann::json::array();
     int scaling_passed = 0;
     for (const auto& r : scaling) {
-        fmt::print("{:<22} {:<4} {:<12} {:<52} {:>11} {:<11} {:<8}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
+        fmt::print("{:<22} {:<4} {:<13} {:<52} {:>11} {:<11} {:<8}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
                    r.report.checks, r.report.exhaustive ? "exhaustive" : "sampled", r.report.passed() ? "pass" : "FAIL");
         scaling_passed += r.report.passed();
         scaling_rows.push_back(to_json(r));

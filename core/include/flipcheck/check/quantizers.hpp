@@ -180,7 +180,7 @@ void walk(findings<typename F::storage>& out, const Q& q, Want&& want, std::uint
 
 // The sampled binary32 magnitudes (see the header comment), made once per element: every point
 // where an answer may change and its two neighbours on each side, and every bfloat16 magnitude
-// (the main job judges 28 binary32 quantizers on it, so it is kept to about 40,000).
+// (the main job judges 28 binary32 quantizers on it, so it is kept to about 34,000 magnitudes).
 template <element_format E>
 const std::vector<std::uint32_t>& sampled_binary32() {
     static const std::vector<std::uint32_t> magnitudes = [] {
