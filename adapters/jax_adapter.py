@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """JAX through flipcheck's adapter format (protocol.py), on its default device (the GPU where
 there is one): max, min, argmax, argmin, lax.top_k(1) and sort on float16, bfloat16, float32 and
-float64 (x64 enabled)."""
+float64 (x64 enabled); and the conversions float32 -> each float8, float4 and 16-bit type jax.numpy
+has, by astype, on that device (declared as ml_dtypes documents them: nearest even; overflow to
+infinity where the type has one, else NaN, else the largest value)."""
 import os
 import sys
 
@@ -55,5 +57,36 @@ def subjects():
     return out
 
 
+class Conversion:
+    """astype(dtype) on JAX's default device: on a NumPy array of bits, or on a chunk of every
+    input made on the device (walk_chunk_codes)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+        self.code = np.uint16 if jnp.dtype(dtype).itemsize == 2 else np.uint8
+
+    def codes(self, bits):
+        # Through NumPy's ml_dtypes array (a byte an element even for float4), not bitcast_convert_type,
+        # which refuses a 4-bit type.
+        y = jax.lax.bitcast_convert_type(bits, jnp.float32).astype(self.dtype)
+        return np.asarray(y).view(self.code)
+
+    def __call__(self, b):
+        return self.codes(jnp.asarray(b.view(np.uint32)))
+
+    def walk_chunk_codes(self, first, n):
+        m = jnp.arange(first, first + n, dtype=jnp.uint32)
+        return self.codes(jnp.stack([m, m | jnp.uint32(0x80000000)], axis=1).reshape(-1))
+
+
+def conversions():
+    types = [("float8_e4m3fn", "float8_e4m3fn", "nan"), ("float8_e5m2", "float8_e5m2", "infinity"),
+             ("float8_e4m3fnuz", "float8_e4m3fnuz", "nan"), ("float8_e5m2fnuz", "float8_e5m2fnuz", "nan"),
+             ("float4_e2m1fn", "float4_e2m1fn", "finite"), ("float16", "binary16", "infinity"), ("bfloat16", "bfloat16", "infinity")]
+    device = jax.devices()[0].platform
+    return [(f"jnp astype({name}) ({device})", "binary32", element, {"round": "nearest_even", "saturate": overflow}, Conversion(getattr(jnp, name)))
+            for name, element, overflow in types if hasattr(jnp, name)]
+
+
 if __name__ == "__main__":
-    protocol.main("JAX", load, subjects)
+    protocol.main("JAX", load, subjects, conversions)

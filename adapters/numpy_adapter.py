@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """NumPy through flipcheck's adapter format (protocol.py): max, min, argmax, argmin, nanmax,
-fmax.reduce and sort on float16, float32 and float64 (NumPy has no bfloat16)."""
+fmax.reduce and sort on float16, float32 and float64 (NumPy has no bfloat16); and the conversion
+float32 -> float16 (astype), which NumPy documents as IEEE's round to nearest even."""
 import os
 import sys
 
@@ -51,5 +52,10 @@ def subjects():
     return [(f"{n} <{TYPES[fmt][0]}>" if fmt != "binary32" else n, k, o, fmt, fn) for n, k, o, fmt, fn in out]
 
 
+def conversions():
+    return [("numpy astype(float16)", "binary32", "binary16", {"round": "nearest_even", "saturate": "infinity"},
+             lambda b: b.view(np.float32).astype(np.float16).view(np.uint16))]
+
+
 if __name__ == "__main__":
-    protocol.main("NumPy", load, subjects)
+    protocol.main("NumPy", load, subjects, conversions, processes=True)

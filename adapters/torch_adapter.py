@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """PyTorch through flipcheck's adapter format (protocol.py), on the GPU when there is one:
-max, min, amax, argmax, argmin, topk(1) and sort on float16, bfloat16, float32 and float64."""
+max, min, amax, argmax, argmin, topk(1) and sort on float16, bfloat16, float32 and float64; and the
+conversions float32 -> float8 (e4m3fn, e5m2, and the fnuz pair), float16 and bfloat16 by
+Tensor.to(dtype), on the GPU and on the CPU. What each declares is what PyTorch's c10 conversions
+do by their comments: nearest even; float8 types without infinity overflow to NaN (not
+saturating), e5m2 and the 16-bit types to infinity."""
 import os
 import sys
 
@@ -63,5 +67,47 @@ def subjects():
     return out
 
 
+def walk_inputs(first, n, device):
+    """The binary32 patterns of magnitudes [first, first + n), + then -, made on the device."""
+    m = torch.arange(first, first + n, dtype=torch.int64, device=device)
+    x = torch.stack([m, m | 0x80000000], dim=1).reshape(-1)
+    return torch.where(x >= 1 << 31, x - (1 << 32), x).to(torch.int32).view(torch.float32)
+
+
+class Conversion:
+    """dtype's conversion on a device: called on a NumPy array of bits, or walk_chunk_codes for a
+    chunk of every input made on the device."""
+
+    def __init__(self, dtype, device):
+        self.dtype, self.device = dtype, device
+        self.code = torch.uint8 if dtype.itemsize == 1 else torch.int16
+        if device != "cuda":  # on the CPU, protocol.py's NumPy inputs are the faster ones
+            self.walk_chunk_codes = None
+
+    def codes(self, x):
+        c = x.to(self.dtype).view(self.code).cpu().numpy()
+        return c if self.code == torch.uint8 else c.view("uint16")
+
+    def __call__(self, b):
+        return self.codes(torch.from_numpy(b.view("int32")).to(self.device).view(torch.float32))
+
+    def walk_chunk_codes(self, first, n):
+        return self.codes(walk_inputs(first, n, self.device))
+
+
+def conversions():
+    types = [("float8_e4m3fn", "float8_e4m3fn", "nan"), ("float8_e5m2", "float8_e5m2", "infinity"),
+             ("float8_e4m3fnuz", "float8_e4m3fnuz", "nan"), ("float8_e5m2fnuz", "float8_e5m2fnuz", "nan"),
+             ("float16", "binary16", "infinity"), ("bfloat16", "bfloat16", "infinity")]
+    out = []
+    for device in (["cuda"] if DEVICE == "cuda" else []) + ["cpu"]:
+        for name, element, overflow in types:
+            if not hasattr(torch, name):
+                continue
+            out.append((f"torch .to({name}) ({device})", "binary32", element, {"round": "nearest_even", "saturate": overflow},
+                        Conversion(getattr(torch, name), device)))
+    return out
+
+
 if __name__ == "__main__":
-    protocol.main("PyTorch", load, subjects)
+    protocol.main("PyTorch", load, subjects, conversions)

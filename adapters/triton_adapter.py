@@ -3,7 +3,11 @@
 one-program kernel over a power-of-two block, on float16, bfloat16, float32 and float64. The
 block's tail is masked with the identity (-inf for max, +inf for min), as Triton code does; an
 index at or past n is reported as it is (it is wrong). Inputs longer than one block (2^14) are
-answered "skip": the audit counts them and does not judge them."""
+answered "skip": the audit counts them and does not judge them. And the conversions float32 ->
+tl.float8e4nv, tl.float8e5, tl.float16 and tl.bfloat16 by x.to(dtype, fp_downcast_rounding=...) in a
+kernel, declared as the PTX Triton emits for them on sm_90: cvt.rn.satfinite for the float8 types
+(saturating), cvt.rn / cvt.rz for the 16-bit ones (overflow to infinity, or to the largest value
+toward zero)."""
 import os
 import sys
 
@@ -43,6 +47,14 @@ def build():
             tl.store(idx_ptr, tl.argmin(x, axis=0))
     KERNELS["reduce"] = reduce_kernel
 
+    @triton.jit
+    def convert_kernel(x_ptr, y_ptr, n, DTYPE: tl.constexpr, ROUND: tl.constexpr, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        x = tl.load(x_ptr + offs, mask=mask)
+        tl.store(y_ptr + offs, x.to(DTYPE, fp_downcast_rounding=ROUND), mask=mask)
+    KERNELS["convert"] = convert_kernel
+
 
 def signed(b, width):
     return b - (1 << width) if b >= 1 << (width - 1) else b
@@ -77,5 +89,39 @@ def subjects():
     return out
 
 
+class Conversion:
+    """x.to(dtype, fp_downcast_rounding=rounding) in convert_kernel: on a NumPy array of bits, or on
+    a chunk of every input made on the GPU (walk_chunk_codes)."""
+
+    def __init__(self, tl_type, torch_type, rounding):
+        self.tl_type, self.torch_type, self.rounding = tl_type, torch_type, rounding
+
+    def codes(self, x):
+        y = torch.empty(x.numel(), dtype=self.torch_type, device="cuda")
+        block = 1024
+        KERNELS["convert"][(triton.cdiv(x.numel(), block),)](x, y, x.numel(), DTYPE=self.tl_type, ROUND=self.rounding, BLOCK=block)
+        if self.torch_type.itemsize == 1:
+            return y.view(torch.uint8).cpu().numpy()
+        return y.view(torch.int16).cpu().numpy().view("uint16")
+
+    def __call__(self, b):
+        return self.codes(torch.from_numpy(b.view("int32")).cuda().view(torch.float32))
+
+    def walk_chunk_codes(self, first, n):
+        m = torch.arange(first, first + n, dtype=torch.int64, device="cuda")
+        x = torch.stack([m, m | 0x80000000], dim=1).reshape(-1)
+        return self.codes(torch.where(x >= 1 << 31, x - (1 << 32), x).to(torch.int32).view(torch.float32))
+
+
+def conversions():
+    types = [("float8e4nv", "float8_e4m3fn", "rtne", "nearest_even", "finite"), ("float8e5", "float8_e5m2", "rtne", "nearest_even", "finite"),
+             ("float16", "float16", "rtne", "nearest_even", "infinity"), ("float16", "float16", "rtz", "toward_zero", "infinity"),
+             ("bfloat16", "bfloat16", "rtne", "nearest_even", "infinity"), ("bfloat16", "bfloat16", "rtz", "toward_zero", "infinity")]
+    element = {"float8e4nv": "float8_e4m3fn", "float8e5": "float8_e5m2", "float16": "binary16", "bfloat16": "bfloat16"}
+    torch_type = {"float8e4nv": torch.float8_e4m3fn, "float8e5": torch.float8_e5m2, "float16": torch.float16, "bfloat16": torch.bfloat16}
+    return [(f"x.to(tl.{t}, fp_downcast_rounding=\"{r}\")", "binary32", element[t], {"round": rd, "saturate": sat},
+             Conversion(getattr(tl, t), torch_type[t], r)) for t, _, r, rd, sat in types]
+
+
 if __name__ == "__main__":
-    protocol.main("Triton", load, subjects)
+    protocol.main("Triton", load, subjects, conversions)

@@ -167,6 +167,8 @@ row_report report(const audit::sort_subject& s, const audit::sort_report& v) {
     return r;
 }
 
+}  // namespace
+
 // The host CPU and the widest SIMD it offers: a framework that picks its code path at run time
 // (NumPy's sorts) can answer differently on another machine, so each section says where it ran.
 std::string host_cpu() {
@@ -184,6 +186,8 @@ std::string host_cpu() {
 #endif
     return fmt::format("host CPU: {} (SIMD: {})", model, simd);
 }
+
+namespace {
 
 std::vector<std::string> versions(backend b) {
     std::vector<std::string> v{host_cpu(), fmt::format("compiler: {}", __VERSION__)};
@@ -318,6 +322,8 @@ int replay_one(const audit_options& o, backend b) {
     return 0;
 }
 
+}  // namespace
+
 std::string today() {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     char buf[16];
@@ -325,9 +331,12 @@ std::string today() {
     return buf;
 }
 
-}  // namespace
-
 int run_audit_command(const audit_options& o, backend b, const json_file& json) {
+    if (o.conversions) {
+        if (!o.subject.empty() || !o.case_name.empty() || !o.input.empty() || o.shaders || o.shaders_only)
+            throw input_error("--conversions is an audit of its own: it takes --device, --adapter, --no-default-adapters, --frameworks-only, --quick, --markdown and --json");
+        return run_conversion_audit(o, b, json);
+    }
     if (!o.subject.empty()) {
         if (o.case_name.empty() == o.input.empty()) throw input_error("--subject needs exactly one of --case NAME or --input BITS,BITS,...");
         return replay_one(o, b);

@@ -27,11 +27,20 @@ struct audit_options {
     std::string subject, case_name, input;  // replay one subject on one input
     std::vector<std::string> adapters;      // framework adapter commands (adapters/README.md)
     bool default_adapters = true;           // also the adapters kept in the repo
+    bool conversions = false;               // the conversion table instead (conversions.cpp)
 };
 
 // The whole audit, or with `subject` set, one subject on one input (the replay every claim prints).
 // Throws input_error for bad options, an unknown subject or case, or a broken adapter.
 int run_audit_command(const audit_options& o, backend b, const json_file& json);
+
+// `flipcheck audit --conversions` (conversions.cpp): what each float conversion does, on every
+// binary32 input (--quick: the sampled domain).
+int run_conversion_audit(const audit_options& o, backend b, const json_file& json);
+
+// The host's CPU and SIMD level, and today's date (UTC): the head of every audit section.
+std::string host_cpu();
+std::string today();
 
 // The shader rows (shader.cpp), through Vulkan: the driver's own max() and min() on floats, and
 // seed 001's listing; `versions` gets the device's line. Throws input_error where flipcheck was

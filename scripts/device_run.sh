@@ -2,7 +2,7 @@
 # The whole GPU session in one command, for the lent GPU machine: builds nothing, changes no GPU
 # setting. BIN holds binaries built here (flipcheck, gpu_sweep_test, gpu_sweep_bench, yamr_demo,
 # replay_gpu_subjects, gpu_reduce_properties_test, gpu_reduce_bench, gpu_check_test,
-# gpu_check_bench, examples_gpu_test, gpu_exhaustive_test); every log goes to OUT, packed into one archive (the device
+# gpu_check_bench, examples_gpu_test, gpu_exhaustive_test, gpu_quantize_test, gpu_quantize_bench); every log goes to OUT, packed into one archive (the device
 # tool brings back few files). PARTS picks what runs (all by default; each fits one 10-minute
 # device call): sweep (the mapping sweeps, CLI, fuzz replay, YAMR, the main job's timing),
 # reductions (scripts/run_reductions_on_device.sh) and plugin (users' code on the device: check.cuh,
@@ -13,7 +13,9 @@
 # shader (the shader tests on the GPU's Vulkan driver, the 2^32 shader sweep against the CUDA sweep,
 # the driver's max()/min() audit) and audit (`flipcheck audit --device gpu --markdown`, saved to
 # OUT/audit_gpu.md for docs/audit.md, the frameworks' adapters, the audit kernels under
-# compute-sanitizer). The GPU machine has NVIDIA's Vulkan driver but may lack the
+# compute-sanitizer) and conversions (the quantizers on every binary32 input, gpu_quantize_bench,
+# and `flipcheck audit --conversions --device gpu --markdown` for docs/conversions.md, saved to
+# OUT/conversions_gpu.md). The GPU machine has NVIDIA's Vulkan driver but may lack the
 # loader and the GL dispatch libraries the driver loads: carry them as .debs in .gl (made once with
 # `apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2` in .gl/).
 #   [PARTS=sweep|reductions|plugin|...] scripts/device_run.sh BIN OUT
@@ -43,7 +45,7 @@ run() {  # run NAME EXPECTED_STATUS COMMAND...: output to NAME.log, status and t
     tee -a "$logs/summary.txt"
 }
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
-parts=${PARTS:-sweep,reductions,plugin,formats,scaling,shader,audit}
+parts=${PARTS:-sweep,reductions,plugin,formats,scaling,shader,conversions,audit}
 if [[ $parts == *shader* ]]; then
   # The Vulkan loader and the GL dispatch libraries NVIDIA's Vulkan driver (libGLX_nvidia) loads,
   # where the machine has only the driver: the .debs carried in .gl (see the top of this file).
@@ -64,6 +66,22 @@ if [[ $parts == *shader* ]]; then
   run check_shader_wrong 1 "$bin/flipcheck" check --shader examples/shaders/wrong_nan_max.comp --op max --format binary32 --policy nan=propagate
   run check_shader_sweep 0 "$bin/flipcheck" check --shader shader/shaders/seed001_branchless_map.hlsl --mapping
   run check_shader_sweep_wrong 1 "$bin/flipcheck" check --shader shader/shaders/sign_bit_only_map.comp --mapping
+fi
+if [[ $parts == *conversions* ]]; then
+  # The quantizers on every binary32 input (gpu_quantize_test; its small run under compute-
+  # sanitizer), their benchmark, and docs/conversions.md's GPU section (saved as
+  # conversions_gpu.md): CUDA's conversions and flipcheck's quantizers on the device, then each
+  # framework's adapter on its own (a framework that fails costs only its rows).
+  run gpu_quantize_test 0 "$bin/gpu_quantize_test"
+  run quantize_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/gpu_quantize_test" --gtest_filter='*Sanitizers*'
+  run quantize_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/gpu_quantize_test" --gtest_filter='*Sanitizers*'
+  run gpu_quantize_bench 0 "$bin/gpu_quantize_bench" --repeats 5
+  run conversions_device 0 "$bin/flipcheck" audit --conversions --device gpu --markdown --no-default-adapters
+  for a in numpy torch jax ml_dtypes triton; do
+    run "conversions_$a" 0 "$bin/flipcheck" audit --conversions --device gpu --frameworks-only --markdown --no-default-adapters \
+      --adapter "python3 adapters/${a}_adapter.py"
+  done
+  cat "$logs"/conversions_device.log "$logs"/conversions_{numpy,torch,jax,ml_dtypes,triton}.log >"$out/conversions_gpu.md"
 fi
 if [[ $parts == *audit* ]]; then
   # docs/audit.md's GPU section (saved as audit_gpu.md beside the logs), the frameworks through the

@@ -190,3 +190,49 @@ TEST(audit_cli, a_missing_framework_is_not_installed_and_a_broken_adapter_is_bad
     EXPECT_EQ(p.exit_code, 2) << p.output;
     EXPECT_NE(p.output.find("no answer for case"), std::string::npos) << p.output;
 }
+
+// The conversion table (flipcheck audit --conversions): each conversion classified on the sampled
+// domain, then judged under what it does, with its first disagreeing input.
+TEST(audit_cli, conversions_name_what_each_conversion_does_and_its_first_wrong_input) {
+    const auto r = run_flipcheck(std::string("audit --conversions --quick --device cpu --no-default-adapters --adapter '/usr/bin/python3 ") +
+                                 FLIPCHECK_TEST_ADAPTERS + "/wrong_conversions_adapter.py'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    // Truncation is toward zero, except that a NaN with its payload in the low half becomes +inf.
+    const auto truncated = block(r.output, "truncated bfloat16");
+    EXPECT_NE(truncated.find("documents     nearest_even, saturation infinity"), std::string::npos) << truncated;
+    EXPECT_NE(truncated.find("does          none of the declarable policies (nearest: toward_zero, saturation infinity)"), std::string::npos)
+        << truncated;
+    EXPECT_NE(truncated.find("sampled       under toward_zero, saturation infinity: disagrees: quantize_special: quantize(0x7f800001 (nan snan)) = 0x7f80 (inf inf)"),
+              std::string::npos) << truncated;
+    // Its documentation's policy fails on the sample too, at the first input rounding up shows.
+    EXPECT_NE(truncated.find("not on the sample: quantize_special: quantize(0x7f7f8000"), std::string::npos) << truncated;
+    // Flushing: binary16's smallest subnormal, 2^-24, gives 0 instead of itself.
+    const auto flushed = block(r.output, "flushed float16");
+    EXPECT_NE(flushed.find("quantize_idempotent: quantize(0x33800000"), std::string::npos) << flushed;
+    const auto right = block(r.output, "right float16");
+    EXPECT_NE(right.find("does          nearest_even, saturation infinity"), std::string::npos) << right;
+    EXPECT_NE(right.find("sampled       under nearest_even, saturation infinity: agrees on all"), std::string::npos) << right;
+    // Two right float16 conversions under different saturations part ways at 65520, halfway from
+    // binary16's largest value to 2^16 (a tie that rounds to the even code: infinity).
+    EXPECT_NE(r.output.find("binary16: flushed float16 (WrongConversions 0.1) and saturating float16 (WrongConversions 0.1) differ first at "
+                            "0x477ff000 (65520 normal): 0x7c00 (inf inf) under nearest_even, saturation infinity, 0x7bff (65504 normal) under "
+                            "nearest_even, saturation finite"),
+              std::string::npos) << r.output;
+}
+
+TEST(audit_cli, a_broken_conversion_adapter_is_bad_input) {
+    const auto unknown = script("flipcheck_unknown_element.sh",
+                                "echo '{\"framework\": \"X\", \"installed\": true, \"conversions\": [{\"name\": \"c\", \"from\": \"binary32\", \"to\": \"float9\"}]}' > \"$2\"\n");
+    auto r = run_flipcheck("audit --conversions --quick --device cpu --no-default-adapters --adapter 'sh " + unknown.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("\"to\" must be one of"), std::string::npos) << r.output;
+    // Too few codes: the adapter writes one byte whatever it is asked.
+    const auto short_codes = script("flipcheck_short_codes.sh",
+                                    "if [ \"$1\" = --conversions ]; then echo '{\"framework\": \"X\", \"installed\": true, \"conversions\": "
+                                    "[{\"name\": \"c\", \"from\": \"binary32\", \"to\": \"float8_e4m3fn\"}]}' > \"$2\"; else printf 'x' > \"$4\"; fi\n");
+    r = run_flipcheck("audit --conversions --quick --device cpu --no-default-adapters --adapter 'sh " + short_codes.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("must write"), std::string::npos) << r.output;
+    EXPECT_EQ(run_flipcheck("audit --conversions --device cpu --no-default-adapters").exit_code, 2);
+    EXPECT_EQ(run_flipcheck("audit --conversions --device cpu --subject x --case y").exit_code, 2);
+}

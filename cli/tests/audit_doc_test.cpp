@@ -28,3 +28,42 @@ TEST(audit_cli, the_cpu_section_of_docs_audit_md_is_current) {
     };
     EXPECT_EQ(section(doc.str()), section(r.output)) << "docs/audit.md is stale: run scripts/update_readme";
 }
+
+// The conversion table's CPU rows need no GPU, so CI runs them: NumPy's astype(float16) on every
+// binary32 input (its codes streamed from the adapter, judged on every core). What NumPy does is
+// the row's finding, not asserted here (it may differ by machine); that it was classified and then
+// judged on all 2^32 inputs is flipcheck's promise.
+TEST(audit_cli, the_conversion_table_judges_numpy_on_every_binary32_input) {
+    const auto r = run_flipcheck("audit --conversions --device cpu");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto at = r.output.find("\nnumpy astype(float16) (NumPy ");
+    ASSERT_NE(at, std::string::npos) << "no NumPy row (python3-numpy is installed by scripts/bootstrap):\n" << r.output;
+    const std::string row = r.output.substr(at + 1, r.output.find("\n\n", at + 1) - at - 1);
+    EXPECT_NE(row.find("documents     nearest_even, saturation infinity"), std::string::npos) << row;
+    EXPECT_NE(row.find("does          "), std::string::npos) << row;
+    EXPECT_NE(row.find("every input   "), std::string::npos) << row;
+    EXPECT_NE(row.find("every binary32 pattern (exhaustive)"), std::string::npos) << row;
+    if (row.find("agrees on all") != std::string::npos) {
+        EXPECT_NE(row.find("agrees on all 4294967296 inputs"), std::string::npos) << row;
+    }
+}
+
+// The stream itself, on conversions this test controls: every binary32 input of a rounding that is
+// right by construction agrees (a code out of place anywhere in the 2^32 would show), and
+// truncation disagrees first where it must, the first NaN with its payload in the low half.
+TEST(audit_cli, every_binary32_input_streams_through_an_adapter_in_order) {
+    const auto r = run_flipcheck(std::string("audit --conversions --device cpu --no-default-adapters --adapter '/usr/bin/python3 ") +
+                                 FLIPCHECK_TEST_ADAPTERS + "/bfloat16_bits_adapter.py'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto row = [&](const std::string& name) {
+        const auto at = r.output.find("\n" + name + " (");
+        return at == std::string::npos ? std::string() : r.output.substr(at + 1, r.output.find("\n\n", at + 1) - at - 1);
+    };
+    EXPECT_NE(row("rounded bfloat16").find("every input   under nearest_even, saturation infinity: agrees on all 4294967296 inputs"), std::string::npos)
+        << r.output;
+    EXPECT_NE(row("truncated bfloat16")
+                  .find("every input   under toward_zero, saturation infinity: disagrees: quantize_special: quantize(0x7f800001 (nan snan)) = "
+                        "0x7f80 (inf inf); the oracle's: 0x7fc0 (nan qnan)"),
+              std::string::npos)
+        << r.output;
+}

@@ -11,6 +11,8 @@
 #include "flipcheck/quantize.hpp"
 
 #if defined(FLIPCHECK_HAVE_CUDA_FP_HEADERS)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_fp4.h>
 #include <cuda_fp6.h>
 #include <cuda_fp8.h>
@@ -22,8 +24,8 @@ using fc::law_id;
 namespace {
 
 template <class E>
-void expect_oracle(fc::quantize_policy p, float x, std::uint8_t want) {
-    const std::uint8_t got = fc::oracle::quantize<E>(p, double(x));
+void expect_oracle(fc::quantize_policy p, float x, fc::code_t<E> want) {
+    const fc::code_t<E> got = fc::oracle::quantize<E>(p, double(x));
     if (E::is_nan_bits(want)) EXPECT_TRUE(E::is_nan_bits(got)) << E::name << " " << x;
     else EXPECT_EQ(int(got), int(want)) << E::name << " " << x;
 }
@@ -49,6 +51,31 @@ TEST(quantize_oracle, known_values) {
     expect_oracle<fc::float8_e5m2>({fc::rounding::nearest_even, fc::saturation::infinity}, 61440.0f, 0x7c);
     expect_oracle<fc::float8_e5m2>({fc::rounding::nearest_even, fc::saturation::infinity}, 61439.0f, 0x7b);
     expect_oracle<fc::float8_e5m2>({fc::rounding::toward_zero, fc::saturation::infinity}, 1e9f, 0x7b);
+    // 16-bit elements: binary16's 65520 is halfway from its max 65504 (odd code 0x7bff) to 65536,
+    // so nearest-even overflows to inf; bfloat16's max is 0x7f7f, the top of binary32's range.
+    constexpr fc::quantize_policy to_inf{fc::rounding::nearest_even, fc::saturation::infinity};
+    expect_oracle<fc::binary16>(to_inf, 65519.0f, 0x7bff);
+    expect_oracle<fc::binary16>(to_inf, 65520.0f, 0x7c00);
+    expect_oracle<fc::binary16>(to_inf, 1.0f + 0x1p-11f, 0x3c00);  // a tie: to the even 1.0
+    expect_oracle<fc::binary16>(to_inf, 0x1p-25f, 0x0000);          // half of denorm_min: the even 0
+    expect_oracle<fc::binary16>(to_inf, 0x1.000002p-25f, 0x0001);
+    expect_oracle<fc::bfloat16>(to_inf, fc::bit_cast<float>(0x7f7f7fffu), 0x7f7f);
+    expect_oracle<fc::bfloat16>(to_inf, fc::bit_cast<float>(0x7f7f8000u), 0x7f80);  // a tie past max: inf
+    expect_oracle<fc::bfloat16>(to_inf, fc::bit_cast<float>(0x00018000u), 0x0002);  // a subnormal tie to even
+}
+
+// The built-in narrowing to bfloat16 against the textbook bit trick (round the low half to even
+// by an add; independent of both the oracle and quantize_bits), on every binary32 pattern whose
+// low half is one of the interesting ones, both signs.
+TEST(quantize_built_in, narrowing_to_bfloat16_agrees_with_the_bit_trick) {
+    using Q = fc::registry::narrow_binary32<fc::bfloat16>;
+    for (std::uint32_t h = 0; h <= 0xffffu; ++h)
+        for (std::uint32_t low : {0u, 1u, 0x7fffu, 0x8000u, 0x8001u, 0xffffu}) {
+            const std::uint32_t u = h << 16 | low;
+            if ((u & 0x7fffffffu) > 0x7f800000u) continue;  // NaN: any NaN code, judged by the laws
+            const std::uint16_t want = std::uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+            ASSERT_EQ(Q::quantize(u), want) << std::hex << u;
+        }
 }
 
 #if defined(FLIPCHECK_HAVE_CUDA_FP_HEADERS)
@@ -73,6 +100,15 @@ TEST(quantize_oracle, agrees_with_cudas_conversions) {
         expect_oracle<fc::float6_e2m3fn>(rn, x, __nv_cvt_float_to_fp6(x, __NV_E2M3, cudaRoundNearest));
         expect_oracle<fc::float6_e3m2fn>(rn, x, __nv_cvt_float_to_fp6(x, __NV_E3M2, cudaRoundNearest));
         expect_oracle<fc::float4_e2m1fn>(rn, x, __nv_cvt_float_to_fp4(x, __NV_E2M1, cudaRoundNearest));
+        if (x != x) return;
+        const auto half_bits = [](__half h) { return __half_raw(h).x; };
+        const auto bf16_bits = [](__nv_bfloat16 h) { return __nv_bfloat16_raw(h).x; };
+        expect_oracle<fc::binary16>(nosat_inf, x, half_bits(__float2half_rn(x)));
+        expect_oracle<fc::binary16>({fc::rounding::toward_zero, fc::saturation::infinity}, x, half_bits(__float2half_rz(x)));
+        expect_oracle<fc::binary16>({fc::rounding::up, fc::saturation::infinity}, x, half_bits(__float2half_ru(x)));
+        expect_oracle<fc::bfloat16>(nosat_inf, x, bf16_bits(__float2bfloat16_rn(x)));
+        expect_oracle<fc::bfloat16>({fc::rounding::toward_zero, fc::saturation::infinity}, x, bf16_bits(__float2bfloat16_rz(x)));
+        expect_oracle<fc::bfloat16>({fc::rounding::up, fc::saturation::infinity}, x, bf16_bits(__float2bfloat16_ru(x)));
     });
     if (HasFailure()) GTEST_FAIL() << "the oracle and CUDA disagree (first failures above)";
 #else
@@ -92,7 +128,7 @@ TEST(quantizers, every_built_in_passes) {
             ++n;
         }
     });
-    EXPECT_EQ(n, 7 * 5 + 4);
+    EXPECT_EQ(n, 7 * 5 + 4 + 2);
 }
 
 // Each quantizer mutant fails, and among its failures is the law it was written to break.

@@ -177,13 +177,28 @@ adapter_result read_answers(const fs::path& path, const std::map<std::string, ca
 
 }  // namespace
 
+std::string repo_adapter(const std::string& name) {
+    return "{python} " + shell_quote((adapter_dir() / (name + "_adapter.py")).string());
+}
+
 std::vector<std::string> adapter_commands(std::vector<std::string> c, bool repo_adapters, backend b) {
     if (!repo_adapters) return c;
-    const auto dir = adapter_dir();
     const std::vector<std::string> names = b == backend::gpu ? std::vector<std::string>{"torch", "jax", "cupy", "triton"}
                                                              : std::vector<std::string>{"numpy"};
-    for (const auto& n : names) c.push_back("{python} " + shell_quote((dir / (n + "_adapter.py")).string()));
+    for (const auto& n : names) c.push_back(repo_adapter(n));
     return c;
+}
+
+std::vector<std::string> adapter_runs(const std::string& command) {
+    // A repo adapter names no interpreter: try $FLIPCHECK_PYTHON, python3 on PATH, then Debian's
+    // /usr/bin/python3, until one imports the framework.
+    if (command.rfind("{python} ", 0) != 0) return {command};
+    std::vector<std::string> runs;
+    const std::string script = command.substr(9);
+    if (const char* p = std::getenv("FLIPCHECK_PYTHON")) runs.push_back(shell_quote(p) + " " + script);
+    runs.push_back("python3 " + script);
+    runs.push_back("/usr/bin/python3 " + script);
+    return runs;
 }
 
 adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device) {
@@ -227,16 +242,7 @@ adapter_result run_adapter(const std::string& command, std::size_t randoms, bool
         out << text;
         if (!out.flush()) throw input_error(fmt::format("cannot write the adapter's cases to {}", cases_path.string()));
     }
-    // A repo adapter names no interpreter: try $FLIPCHECK_PYTHON, python3 on PATH, then Debian's
-    // /usr/bin/python3, until one imports the framework.
-    std::vector<std::string> runs{command};
-    if (command.rfind("{python} ", 0) == 0) {
-        runs.clear();
-        const std::string script = command.substr(9);
-        if (const char* p = std::getenv("FLIPCHECK_PYTHON")) runs.push_back(shell_quote(p) + " " + script);
-        runs.push_back("python3 " + script);
-        runs.push_back("/usr/bin/python3 " + script);
-    }
+    const std::vector<std::string> runs = adapter_runs(command);
     adapter_result r;
     for (const auto& run : runs) {
         fs::remove(answers_path);

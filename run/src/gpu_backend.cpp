@@ -8,6 +8,7 @@
 #include "flipcheck/gpu/amax.hpp"
 #include "flipcheck/gpu/audit.hpp"
 #include "flipcheck/gpu/device.hpp"
+#include "flipcheck/gpu/every_input.hpp"
 #include "flipcheck/gpu/reduce.hpp"
 #include "flipcheck/gpu/sweep.hpp"
 #include "flipcheck/gpu/yamr.hpp"
@@ -93,6 +94,17 @@ std::vector<scaling_row> verify_scaling(bool mutants) {
     return rows;
 }
 
+std::vector<conversion_row> conversion_rows() {
+    std::vector<conversion_row> rows;
+    for (auto set : {gpu::quantizer_set::cuda_conversions, gpu::quantizer_set::built_ins})
+        for (auto& g : gpu::every_input(set)) {
+            conversion_row r{g.report.subject, g.library, "binary32", g.element, g.declared, {}, {}, g.declared, {}, std::move(g.report), g.wall_ms / 1000};
+            if (r.report.passed()) r.does = g.declared;
+            rows.push_back(std::move(r));
+        }
+    return rows;
+}
+
 std::vector<audit::subject> audit_subjects() { return gpu::audit_subjects(); }
 std::vector<audit::sort_subject> sort_subjects() { return gpu::sort_subjects(); }
 std::vector<audit::p3008_subject> p3008_subjects() { return gpu::p3008_subjects(); }
@@ -124,6 +136,7 @@ std::vector<std::optional<std::size_t>> arg_reduce(std::uint8_t, std::string_vie
 }
 std::uint32_t yamr(const std::vector<std::uint32_t>&, bool) { no_gpu(); }
 std::vector<scaling_row> verify_scaling(bool) { no_gpu(); }
+std::vector<conversion_row> conversion_rows() { no_gpu(); }
 std::vector<audit::subject> audit_subjects() { no_gpu(); }
 std::vector<audit::sort_subject> sort_subjects() { no_gpu(); }
 std::vector<audit::p3008_subject> p3008_subjects() { no_gpu(); }

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -48,9 +49,14 @@ struct quantize_policy {
     saturation saturate = saturation::finite;
 };
 
-// The elements a quantizer may produce: signed byte formats (e8m0 is a scale, not an element).
+// The elements a quantizer may produce: signed byte formats (fp8, fp6, fp4; e8m0 is a scale, not
+// an element) and the 16-bit floats a binary32 is narrowed to (binary16, bfloat16).
 template <class E>
-concept element_format = format<E> && E::width == 8 && E::is_signed;
+concept element_format = format<E> && (E::width == 8 || E::width == 16) && E::is_signed && std::same_as<typename E::value_type, float>;
+
+// An element's code.
+template <class E>
+using code_t = typename E::storage;
 
 // Whether element E can carry out policy p: saturating to an infinity or a NaN needs a format
 // that has one.
@@ -64,13 +70,13 @@ namespace oracle {
 // The element's finite non-negative codes and their values, ascending by value (sorted, not
 // assumed from the codes' order), once per element.
 template <element_format E>
-const std::vector<std::pair<double, std::uint8_t>>& element_ladder() {
+const std::vector<std::pair<double, code_t<E>>>& element_ladder() {
     static const auto ladder = [] {
-        std::vector<std::pair<double, std::uint8_t>> v;
+        std::vector<std::pair<double, code_t<E>>> v;
         for (unsigned c = 0; c <= E::value_mask; ++c) {
-            const float x = E::to_value(std::uint8_t(c));
+            const float x = E::to_value(code_t<E>(c));
             if (isnan(x) || std::isinf(x) || signbit(x)) continue;
-            v.emplace_back(double(x), std::uint8_t(c));
+            v.emplace_back(double(x), code_t<E>(c));
         }
         std::sort(v.begin(), v.end());
         return v;
@@ -81,13 +87,14 @@ const std::vector<std::pair<double, std::uint8_t>>& element_ladder() {
 // The code policy p gives for x, by search over the element's values in binary64, where every
 // input value and every midpoint between codes is exact. Nothing of a built-in's bit arithmetic.
 template <element_format E>
-std::uint8_t quantize(quantize_policy p, double x) {
+code_t<E> quantize(quantize_policy p, double x) {
+    using C = code_t<E>;
     const auto& ladder = element_ladder<E>();
     if (isnan(x)) return E::quiet_nan;
     const bool negative = signbit(x);
-    const std::uint8_t sign = negative && E::has_negative_zero ? E::sign_mask : 0;
-    const auto with_sign = [&](std::uint8_t magnitude) {
-        return magnitude == 0 ? sign : std::uint8_t(negative ? magnitude | E::sign_mask : magnitude);
+    const C sign = negative && E::has_negative_zero ? E::sign_mask : C(0);
+    const auto with_sign = [&](C magnitude) {
+        return magnitude == 0 ? sign : C(negative ? magnitude | E::sign_mask : magnitude);
     };
     const double a = negative ? -x : x, max = ladder.back().first;
     // The direction in magnitude: nearest, down (toward zero) or up (away from zero).
@@ -97,12 +104,12 @@ std::uint8_t quantize(quantize_policy p, double x) {
         const bool to_max = p.saturate == saturation::finite || down;
         if (to_max) return with_sign(ladder.back().second);
         if (p.saturate == saturation::nan || !E::has_infinity) return E::quiet_nan;
-        return std::uint8_t(E::infinity | (negative ? E::sign_mask : 0));
+        return C(E::infinity | (negative ? E::sign_mask : 0));
     };
     if (std::isinf(a)) {
         if (p.saturate == saturation::finite) return with_sign(ladder.back().second);
         if (p.saturate == saturation::nan || !E::has_infinity) return E::quiet_nan;
-        return std::uint8_t(E::infinity | (negative ? E::sign_mask : 0));
+        return C(E::infinity | (negative ? E::sign_mask : 0));
     }
     if (a > max) {
         if (down) return with_sign(ladder.back().second);
@@ -114,7 +121,7 @@ std::uint8_t quantize(quantize_policy p, double x) {
         if (a < mid || (a == mid && (ladder.back().second & 1) == 0)) return with_sign(ladder.back().second);
         return overflow();
     }
-    const auto hi = std::lower_bound(ladder.begin(), ladder.end(), std::pair<double, std::uint8_t>(a, 0));
+    const auto hi = std::lower_bound(ladder.begin(), ladder.end(), std::pair<double, C>(a, 0));
     if (hi->first == a) return with_sign(hi->second);
     const auto lo = hi - 1;  // a > 0 = ladder[0], so hi is not the first
     if (down) return with_sign(lo->second);
@@ -133,40 +140,47 @@ std::uint8_t quantize(quantize_policy p, double x) {
 // (exact: a power of two), round the count, and let a carry move into the exponent field, which
 // the code's layout (exponent above mantissa) does by itself.
 template <element_format E, quantize_policy P>
-FLIPCHECK_HD std::uint8_t quantize_bits(float x) noexcept {
+FLIPCHECK_HD code_t<E> quantize_bits(float x) noexcept {
     static_assert(can_declare<E>(P), "the element has no infinity or NaN to saturate to");
+    using C = code_t<E>;
     constexpr int m = E::mantissa_bits, emin = 1 - E::bias;
     const std::uint32_t bits = bit_cast<std::uint32_t>(x);
     const bool negative = (bits >> 31) != 0;
     const std::uint32_t magnitude_bits = bits & 0x7fffffffu;
-    constexpr std::uint8_t nan_code = E::quiet_nan;
+    constexpr C nan_code = E::quiet_nan;
     if (magnitude_bits > 0x7f800000u) return nan_code;
-    const auto with_sign = [negative](unsigned code) -> std::uint8_t {
-        if (code == 0) return negative && E::has_negative_zero ? E::sign_mask : 0;
-        return std::uint8_t(negative ? code | E::sign_mask : code);
+    const auto with_sign = [negative](unsigned code) -> C {
+        if (code == 0) return negative && E::has_negative_zero ? E::sign_mask : C(0);
+        return C(negative ? code | E::sign_mask : code);
     };
     constexpr bool down_positive = P.round == rounding::toward_zero;
     const bool down = down_positive || (P.round == rounding::up && negative);
     const bool away = P.round == rounding::up && !negative;
-    const auto overflow = [&]() -> std::uint8_t {
+    const auto overflow = [&]() -> C {
         if (P.saturate == saturation::finite || down) return with_sign(E::max_finite);
         if constexpr (P.saturate == saturation::nan || !E::has_infinity) return nan_code;
-        else return std::uint8_t(E::infinity | (negative ? E::sign_mask : 0));
+        else return C(E::infinity | (negative ? E::sign_mask : 0));
     };
     if (magnitude_bits == 0x7f800000u) {  // exact, so never rounded down to max (as overflow() would)
         if constexpr (P.saturate == saturation::finite) return with_sign(E::max_finite);
         else if constexpr (P.saturate == saturation::nan || !E::has_infinity) return nan_code;
-        else return std::uint8_t(E::infinity | (negative ? E::sign_mask : 0));
+        else return C(E::infinity | (negative ? E::sign_mask : 0));
     }
     const float a = bit_cast<float>(magnitude_bits);
     const int field = int(magnitude_bits >> 23) - 127;  // floor(log2 a) for a normal a
     const int e = (magnitude_bits >> 23) == 0 || field < emin ? emin : field;
-    if (e > 127 - m) return overflow();  // far above any element's range (and 2^(e-m) would overflow below)
-    // q = a / 2^(e - m), as a product with 2^(m - e) (in [2^-124, 2^17] here: a normal binary32),
-    // so exact; a product, not a division, for speed.
-    const float inverse_quantum = bit_cast<float>(std::uint32_t(m - e + 127) << 23);
-    const float q = a * inverse_quantum;
-    const float floor_q = float(std::uint32_t(q));  // q < 2^(m+1) <= 16 in the binade
+    if (e > E::bias + 1) return overflow();  // above the binade of any code (bias + 1: the top exponent field's)
+    // q = a / 2^(e - m), as a product with 2^(m - e), so exact; a product, not a division, for
+    // speed. 2^(m - e) is a normal binary32 but for bfloat16's lowest binades (m - e up to 133),
+    // where it is applied as 2^64 times the rest.
+    float q;
+    if constexpr (m - emin > 127) {
+        const int k = m - e > 127 ? 64 : 0;
+        q = a * bit_cast<float>(std::uint32_t(k + 127) << 23) * bit_cast<float>(std::uint32_t(m - e - k + 127) << 23);
+    } else {
+        q = a * bit_cast<float>(std::uint32_t(m - e + 127) << 23);
+    }
+    const float floor_q = float(std::uint32_t(q));  // q < 2^(m+1) <= 2^11 in the binade
     const float frac = q - floor_q;
     unsigned r = unsigned(floor_q);
     if (frac != 0.0f) {
@@ -185,7 +199,7 @@ struct quantizer {
     using format = F;
     using element = E;
     static constexpr quantize_policy declared = P;
-    FLIPCHECK_HD static std::uint8_t quantize(typename F::storage x) noexcept {
+    FLIPCHECK_HD static code_t<E> quantize(typename F::storage x) noexcept {
         return quantize_bits<E, P>(float(F::to_value(x)));
     }
 };

@@ -19,7 +19,7 @@ enum class twist { carry_dropped, truncated, ties_away, flushes_subnormals, over
 // Round |x| to E's binade quantum as quantize_bits does, with one twist; nearest-even and
 // satfinite are what every mutant below declares.
 template <element_format E, twist T>
-std::uint8_t twisted_quantize(float x) {
+FLIPCHECK_HD std::uint8_t twisted_quantize(float x) {
     constexpr int m = E::mantissa_bits, emin = 1 - E::bias;
     if (x != x) return E::quiet_nan;
     const bool negative = std::signbit(x);
@@ -52,7 +52,7 @@ struct twisted_quantizer {
     using format = binary32;
     using element = E;
     static constexpr quantize_policy declared{rounding::nearest_even, saturation::finite};
-    static std::uint8_t quantize(std::uint32_t x) { return twisted_quantize<E, T>(bit_cast<float>(x)); }
+    FLIPCHECK_HD static std::uint8_t quantize(std::uint32_t x) { return twisted_quantize<E, T>(bit_cast<float>(x)); }
 };
 
 // A rounding step that adds one to the mantissa and ORs the result into the exponent field: the

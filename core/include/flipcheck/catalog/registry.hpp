@@ -387,6 +387,9 @@ template <class E>
 using quantize_toward_zero = quantizer<binary32, E, quantize_policy{rounding::toward_zero, saturation::finite}>;
 template <class E>
 using quantize_up = quantizer<binary32, E, quantize_policy{rounding::up, saturation::finite}>;
+// binary32 narrowed to a 16-bit float (IEEE's convertFormat): nearest even, overflow to +-inf.
+template <class E>
+using narrow_binary32 = quantizer<binary32, E, quantize_policy{rounding::nearest_even, saturation::infinity}>;
 template <class E>
 using mx_scale_value_rceil = mx_scale_value_of<mx_scale_rceil<E>>;
 template <class>
@@ -410,7 +413,8 @@ using scaling = list<
     scaling_entry<0x3f, "mx_scale_rceil", mx_scale_rceil, false, law_id::scale_agreement, "PTX cvt.rp.satfinite.ue8m0x2, torchao RCEIL", "e8m0 = ceil(log2(amax / max_E)) + 127 from the binary32 quotient's bits, clamped; NaN 0xff", mx_elements>,
     scaling_entry<0x50, "mx_scale_rceil_eps", mx_scale_rceil_eps, false, law_id::scale_agreement, "DeepGEMM, SGLang, vLLM (use_ue8m0)", "the same after amax = max(amax, 1e-4)", formats_of<float8_e4m3fn>>,
     scaling_entry<0x51, "mx_scale_value_rceil", mx_scale_value_rceil, false, law_id::scale_power_of_two, "torchao RCEIL", "the RCEIL scale as the binary32 value a kernel multiplies by: 2^(code - 127)", formats_of<float8_e4m3fn>>,
-    scaling_entry<0x52, "nvfp4_global_scale", nvfp4_global, false, law_id::scale_agreement, "NVIDIA NVFP4", "448 * 6 / amax in binary32; 0 and inf give 1, overflow FLT_MAX, NaN NaN", formats_of<float4_e2m1fn>>>;
+    scaling_entry<0x52, "nvfp4_global_scale", nvfp4_global, false, law_id::scale_agreement, "NVIDIA NVFP4", "448 * 6 / amax in binary32; 0 and inf give 1, overflow FLT_MAX, NaN NaN", formats_of<float4_e2m1fn>>,
+    scaling_entry<0x57, "narrow", narrow_binary32, false, law_id::quantize_rounding, "IEEE 754 convertFormat, __float2half_rn", "binary32 to the 16-bit float: nearest, ties to even; overflow and +-inf to +-inf, NaN to NaN", formats_of<binary16, bfloat16>>>;
 
 template <class F>
 using ge0_split_amax = mutants::ge0_split_amax<F>;

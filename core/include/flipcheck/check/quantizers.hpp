@@ -21,12 +21,17 @@
 #include <vector>
 
 #include <cmath>
+#include <deque>
+#include <future>
+#include <memory>
 #include <span>
+#include <thread>
 
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/every_core.hpp"
 #include "flipcheck/check/scaling_report.hpp"
+#include "flipcheck/error.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/quantize.hpp"
 
@@ -37,7 +42,7 @@ concept quantizer_subject = requires(typename X::format::storage x) {
     requires format<typename X::format>;
     requires element_format<typename X::element>;
     { X::declared } -> std::convertible_to<quantize_policy>;
-    { X::quantize(x) } -> std::convertible_to<std::uint8_t>;
+    { X::quantize(x) } -> std::convertible_to<code_t<typename X::element>>;
 };
 
 // Input formats: their values are binary32 values (the built-ins and the oracle's search take a
@@ -50,30 +55,70 @@ namespace quantize_check {
 inline constexpr law_id laws[] = {law_id::quantize_order, law_id::quantize_special, law_id::quantize_idempotent,
                                   law_id::quantize_rounding};
 
-template <class S>
+// S: the input's storage, C: the element's code. Plain data, so that a GPU walk can write them.
+template <class S, class C>
 struct finding {
     S x{}, previous{};  // previous: the order law's neighbour
-    std::uint8_t got = 0, want = 0, previous_got = 0;
+    C got = 0, want = 0, previous_got = 0;
     std::uint64_t rank = ~std::uint64_t(0);  // walk position (magnitude, then sign): smallest wins
 };
 
-template <class S>
+template <class S, class C>
 struct findings {
-    std::array<finding<S>, 4> first;  // by quantize_check::laws' order
+    finding<S, C> first[4];  // by quantize_check::laws' order
     std::uint64_t checks = 0;
-    void note(int law, const finding<S>& f) {
-        if (f.rank < first[std::size_t(law)].rank) first[std::size_t(law)] = f;
+    FLIPCHECK_HD void note(int law, const finding<S, C>& f) {
+        if (f.rank < first[law].rank) first[law] = f;
     }
-    void merge(const findings& o) {
+    FLIPCHECK_HD void merge(const findings& o) {
         checks += o.checks;
-        for (int l = 0; l < 4; ++l) note(l, o.first[std::size_t(l)]);
+        for (int l = 0; l < 4; ++l) note(l, o.first[l]);
     }
 };
 
 template <element_format E>
-bool same_code(std::uint8_t a, std::uint8_t b) {
+FLIPCHECK_HD bool same_code(code_t<E> a, code_t<E> b) {
     return a == b || (E::is_nan_bits(a) && E::is_nan_bits(b));
 }
+
+// Every code's value, once per element: the walk asks for two per input.
+template <element_format E>
+const std::vector<float>& element_values() {
+    static const std::vector<float> v = [] {
+        std::vector<float> out(std::size_t(1) << E::width);
+        for (std::size_t c = 0; c < out.size(); ++c) out[c] = E::to_value(code_t<E>(c));
+        return out;
+    }();
+    return v;
+}
+
+// The oracle's step table (below) as plain pointers: on the host, into its vectors; on a GPU, into
+// device copies of them.
+template <class C>
+struct step_view {
+    const std::uint32_t* points = nullptr;
+    const C* at[2] = {nullptr, nullptr};  // [negative]
+    const C* above[2] = {nullptr, nullptr};
+    std::size_t size = 0;
+    // The index of the last point <= m, from a cursor that only moves up (magnitudes ascend).
+    FLIPCHECK_HD std::size_t locate(std::uint32_t m, std::size_t k) const {
+        while (k + 1 < size && points[k + 1] <= m) ++k;
+        return k;
+    }
+    // The same, by bisection: where a walk starts (points[0] is 0, so every m has one).
+    FLIPCHECK_HD std::size_t find(std::uint32_t m) const {
+        std::size_t lo = 0, hi = size;  // points[lo] <= m < points[hi]
+        while (hi - lo > 1) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (points[mid] <= m) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+    FLIPCHECK_HD C answer(bool negative, std::uint32_t m, std::size_t k) const {
+        return points[k] == m ? at[negative][k] : above[negative][k];
+    }
+};
 
 // The oracle's answer as a step function of a binary32 magnitude, per sign: constant on each open
 // interval between its special points (every code's value, every midpoint between neighbouring
@@ -83,7 +128,7 @@ bool same_code(std::uint8_t a, std::uint8_t b) {
 template <element_format E>
 struct oracle_steps {
     std::vector<std::uint32_t> points;
-    std::array<std::vector<std::uint8_t>, 2> at, above;  // [negative]
+    std::array<std::vector<code_t<E>>, 2> at, above;  // [negative]
     explicit oracle_steps(quantize_policy p) {
         const auto& ladder = oracle::element_ladder<E>();
         std::vector<double> v;
@@ -93,7 +138,7 @@ struct oracle_steps {
         }
         const double max = ladder.back().first, ulp = max - ladder[ladder.size() - 2].first;
         v.push_back(max + ulp / 2);
-        for (double d : v) points.push_back(bit_cast<std::uint32_t>(float(d)));  // exact: 4 significant bits
+        for (double d : v) points.push_back(bit_cast<std::uint32_t>(float(d)));  // exact: at most 12 significant bits
         points.push_back(0x7f800000u);
         std::sort(points.begin(), points.end());
         points.erase(std::unique(points.begin(), points.end()), points.end());
@@ -104,43 +149,47 @@ struct oracle_steps {
                 above[std::size_t(s)].push_back(m == 0x7f800000u ? 0 : oracle::quantize<E>(p, double(bit_cast<float>(sign | (m + 1)))));
             }
     }
-    // The index of the last point <= m, from a cursor that only moves up (magnitudes ascend).
-    std::size_t locate(std::uint32_t m, std::size_t k) const {
-        while (k + 1 < points.size() && points[k + 1] <= m) ++k;
-        return k;
-    }
-    std::uint8_t answer(bool negative, std::uint32_t m, std::size_t k) const {
-        return points[k] == m ? at[negative][k] : above[negative][k];
+    step_view<code_t<E>> view() const { return {points.data(), {at[0].data(), at[1].data()}, {above[0].data(), above[1].data()}, points.size()}; }
+};
+
+// The oracle's code for input bits x of format F by the step table, for a walk whose inputs ascend
+// in magnitude (k: the table's cursor).
+template <class F, class C>
+struct stepped_want {
+    step_view<C> steps;
+    std::size_t k = 0;
+    FLIPCHECK_HD C operator()(typename F::storage x) {
+        const float v = F::to_value(x);
+        const std::uint32_t m = bit_cast<std::uint32_t>(v) & 0x7fffffffu;
+        k = steps.locate(m, k);
+        return steps.answer(oracle::signbit(v), m, k);
     }
 };
 
 // Judge magnitude bits [first, last] of input format F (every one, ascending) or, with `list`, the
-// listed ones. want(x) is the oracle's code for input bits x.
+// list_size listed ones (ascending). want(x) is the oracle's code for input bits x; value[c] is
+// code c's value (element_values). Host and device: a GPU walks a chunk a thread.
 template <quantizer_input F, element_format E, class Q, class Want>
-void walk(findings<typename F::storage>& out, const Q& q, Want&& want, std::uint64_t first, std::uint64_t last,
-          const std::vector<typename F::storage>* list = nullptr, bool warm_up = false) {
+FLIPCHECK_HD void walk(findings<typename F::storage, code_t<E>>& out, const float* value, const Q& q, Want&& want,
+                       std::uint64_t first, std::uint64_t last, const typename F::storage* list = nullptr,
+                       std::uint64_t list_size = 0, bool warm_up = false) {
     using S = typename F::storage;
-    // The element's values, decoded once: the walk asks for two per input.
-    static const std::array<float, 256> value = [] {
-        std::array<float, 256> v{};
-        for (unsigned c = 0; c < 256; ++c) v[c] = E::to_value(std::uint8_t(c));
-        return v;
-    }();
-    const float max = value[E::max_finite];
+    using C = code_t<E>;
+    const float max = value[E::max_finite], infinity = bit_cast<float>(0x7f800000u);
     bool have_previous[2] = {false, false};
     S previous_x[2] = {};
-    std::uint8_t previous_got[2] = {};
+    C previous_got[2] = {};
     float previous_value[2] = {};
     float zero_value[2] = {};
     bool have_zero[2] = {false, false};
-    const std::uint64_t n = list ? list->size() : last - first + 1;
+    const std::uint64_t n = list ? list_size : last - first + 1;
     for (std::uint64_t i = 0; i < n; ++i) {
-        const S m = list ? (*list)[i] : S(first + i);
+        const S m = list ? list[i] : S(first + i);
         for (int s = 0; s < 2; ++s) {
             const S x = S(m | (s ? F::sign_mask : S(0)));
             const std::uint64_t rank = std::uint64_t(m) * 2 + std::uint64_t(s);
             const float xv = F::to_value(x);
-            const std::uint8_t got = std::uint8_t(q(x));
+            const C got = C(q(x));
             if (warm_up && i == 0) {  // the previous chunk's last magnitude: only the order law's neighbour
                 if (!E::is_nan_bits(got) && !oracle::isnan(xv))
                     have_previous[s] = true, previous_x[s] = x, previous_got[s] = got, previous_value[s] = value[got];
@@ -152,11 +201,11 @@ void walk(findings<typename F::storage>& out, const Q& q, Want&& want, std::uint
                     if (!E::is_nan_bits(got)) out.note(1, {x, {}, got, E::quiet_nan, 0, rank});
                 continue;
             }
-            const std::uint8_t w = want(x);
+            const C w = want(x);
             if (!same_code<E>(got, w)) {
                 const float wv = value[w];
                 const float a = xv < 0 ? -xv : xv;
-                const bool special = std::isinf(a) || a > max || wv == 0.0f;
+                const bool special = a == infinity || a > max || wv == 0.0f;
                 const int law = special ? 1 : (wv == xv ? 2 : 3);
                 out.note(law, {x, {}, got, w, 0, rank});
             }
@@ -174,7 +223,7 @@ void walk(findings<typename F::storage>& out, const Q& q, Want&& want, std::uint
             }
         }
         if (m == 0 && !(warm_up && i == 0) && have_zero[0] && have_zero[1] && zero_value[1] > zero_value[0])
-            out.note(0, {F::zero, F::sign_mask, std::uint8_t(q(F::zero)), 0, std::uint8_t(q(F::sign_mask)), 1});
+            out.note(0, {F::zero, F::sign_mask, C(q(F::zero)), 0, C(q(F::sign_mask)), 1});
     }
 }
 
@@ -201,76 +250,36 @@ const std::vector<std::uint32_t>& sampled_binary32() {
 
 }  // namespace quantize_check
 
-template <quantizer_input F, element_format E, class QuantizeOf>
-scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scaling_options& o = {},
-                                  const std::vector<typename F::storage>& only = {}) {
+namespace quantize_check {
+
+// A report's name and shape; "" as the name: the caller names the subject. A policy the element
+// cannot carry out is a failure of the declaration itself (say_cannot_declare).
+template <quantizer_input F, element_format E>
+scaling_report report_of(quantize_policy p) {
+    return {"", "quantizer",
+            std::string(F::name) + " -> " + std::string(E::name) + ", " + std::string(to_string(p.round)) + ", " +
+                std::string(to_string(p.saturate)),
+            "", false, 0, {}};
+}
+template <element_format E>
+bool say_cannot_declare(scaling_report& r, quantize_policy p) {
+    if (can_declare<E>(p)) return false;
+    r.counterexample = "declares saturation=" + std::string(to_string(p.saturate)) + ", which " + std::string(E::name) +
+                       " cannot encode (it has no " + (p.saturate == saturation::infinity ? "infinity" : "NaN") + ")";
+    return true;
+}
+
+// The report's verdict from the walks' findings: each failed law with its first input.
+template <quantizer_input F, element_format E>
+void conclude(scaling_report& r, const findings<typename F::storage, code_t<E>>& f) {
     using S = typename F::storage;
-    namespace qc = quantize_check;
-    scaling_report r{"", "quantizer",
-                     std::string(F::name) + " -> " + std::string(E::name) + ", " + std::string(to_string(p.round)) + ", " +
-                         std::string(to_string(p.saturate)),
-                     "", false, 0, {}};
-    if (!can_declare<E>(p)) {
-        r.counterexample = "declares saturation=" + std::string(to_string(p.saturate)) + ", which " + std::string(E::name) +
-                           " cannot encode (it has no " + (p.saturate == saturation::infinity ? "infinity" : "NaN") + ")";
-        return r;
-    }
-    const auto slow = [p](S x) { return oracle::quantize<E>(p, double(F::to_value(x))); };
-    // The walks below visit magnitudes in ascending order, so the oracle's step table answers
-    // each in a comparison or two (the same answers as `slow`, which builds it).
-    const qc::oracle_steps<E> steps(p);
-    const auto stepped = [&steps](std::size_t& k) {
-        return [&steps, &k](S x) {
-            const float v = F::to_value(x);
-            const std::uint32_t m = bit_cast<std::uint32_t>(v) & 0x7fffffffu;
-            k = steps.locate(m, k);
-            return steps.answer(oracle::signbit(v), m, k);
-        };
-    };
-    qc::findings<S> f;
-    const S top = S(F::sign_mask - 1);  // the largest magnitude, a NaN's
-    if (!only.empty()) {
-        r.domain = only_words;
-        std::vector<S> mags;
-        for (S x : only) mags.push_back(S(x & ~F::sign_mask));
-        std::sort(mags.begin(), mags.end());
-        mags.erase(std::unique(mags.begin(), mags.end()), mags.end());
-        qc::walk<F, E>(f, q, slow, 0, 0, &mags);
-    } else if constexpr (F::width == 16) {
-        r.exhaustive = true;
-        r.domain = "every " + std::string(F::name) + " pattern (exhaustive)";
-        std::size_t k = 0;
-        qc::walk<F, E>(f, q, stepped(k), 0, top);
-    } else {
-        if (o.every_binary32) {
-            r.exhaustive = true;
-            r.domain = "every binary32 pattern (exhaustive, every core)";
-            // Each chunk but the first starts one magnitude early, only to give the order law its
-            // first neighbour pair (the walk's warm_up); that magnitude is the previous chunk's.
-            const auto parts = every_core_chunks(0, std::uint64_t(top) + 1, [&](std::uint64_t a, std::uint64_t e) {
-                qc::findings<S> out;
-                const std::uint64_t from = a == 0 ? a : a - 1;
-                std::size_t k = steps.locate(std::uint32_t(from), 0);
-                qc::walk<F, E>(out, q, stepped(k), from, e - 1, nullptr, a != 0);
-                return out;
-            });
-            for (const auto& part : parts) f.merge(part);
-        } else {
-            const std::vector<S>& mags = qc::sampled_binary32<E>();
-            r.domain = "every code, midpoint and threshold of " + std::string(E::name) +
-                       " and their binary32 neighbours, every bfloat16 pattern, both signs (sampled: " +
-                       std::to_string(mags.size() * 2) + " inputs)";
-            std::size_t k = 0;
-            qc::walk<F, E>(f, q, stepped(k), 0, 0, &mags);
-        }
-    }
     r.checks = f.checks;
-    const auto code = [](std::uint8_t c) { return show<E>(c); };
+    const auto code = [](code_t<E> c) { return show<E>(c); };
     for (int l = 0; l < 4; ++l) {
-        const auto& x = f.first[std::size_t(l)];
+        const auto& x = f.first[l];
         if (x.rank == ~std::uint64_t(0)) continue;
-        r.failed |= law_bit(qc::laws[l]);
-        std::string text = std::string(to_string(qc::laws[l])) + ": ";
+        r.failed |= law_bit(laws[l]);
+        std::string text = std::string(to_string(laws[l])) + ": ";
         if (l == 0)
             text += "quantize(" + show<F>(x.previous) + ") = " + code(x.previous_got) + " but quantize(" + show<F>(x.x) +
                     ") = " + code(x.got) + ": the results run against the inputs' order";
@@ -279,13 +288,121 @@ scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scali
         r.counterexample = r.counterexample ? *r.counterexample + "; " + text : text;
         if (r.replay.empty()) r.replay = format_case<F>(std::span<const S>(&x.x, 1), {});
     }
+}
+
+inline constexpr std::string_view every_binary32_domain = "every binary32 pattern (exhaustive)";
+
+}  // namespace quantize_check
+
+template <quantizer_input F, element_format E, class QuantizeOf>
+scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scaling_options& o = {},
+                                  const std::vector<typename F::storage>& only = {}) {
+    using S = typename F::storage;
+    using C = code_t<E>;
+    namespace qc = quantize_check;
+    scaling_report r = qc::report_of<F, E>(p);
+    if (qc::say_cannot_declare<E>(r, p)) return r;
+    const float* value = qc::element_values<E>().data();
+    const auto slow = [p](S x) { return oracle::quantize<E>(p, double(F::to_value(x))); };
+    // The walks below visit magnitudes in ascending order, so the oracle's step table answers
+    // each in a comparison or two (the same answers as `slow`, which builds it).
+    const qc::oracle_steps<E> steps(p);
+    qc::findings<S, C> f;
+    const S top = S(F::sign_mask - 1);  // the largest magnitude, a NaN's
+    if (!only.empty()) {
+        r.domain = only_words;
+        std::vector<S> mags;
+        for (S x : only) mags.push_back(S(x & ~F::sign_mask));
+        std::sort(mags.begin(), mags.end());
+        mags.erase(std::unique(mags.begin(), mags.end()), mags.end());
+        qc::walk<F, E>(f, value, q, slow, 0, 0, mags.data(), mags.size());
+    } else if constexpr (F::width == 16) {
+        r.exhaustive = true;
+        r.domain = "every " + std::string(F::name) + " pattern (exhaustive)";
+        qc::walk<F, E>(f, value, q, qc::stepped_want<F, C>{steps.view()}, 0, top);
+    } else {
+        if (o.every_binary32) {
+            r.exhaustive = true;
+            r.domain = std::string(qc::every_binary32_domain) + ", every core";
+            // Each chunk but the first starts one magnitude early, only to give the order law its
+            // first neighbour pair (the walk's warm_up); that magnitude is the previous chunk's.
+            const auto parts = every_core_chunks(0, std::uint64_t(top) + 1, [&](std::uint64_t a, std::uint64_t e) {
+                qc::findings<S, C> out;
+                const std::uint64_t from = a == 0 ? a : a - 1;
+                const auto v = steps.view();
+                qc::walk<F, E>(out, value, q, qc::stepped_want<F, C>{v, v.find(std::uint32_t(from))}, from, e - 1, nullptr, 0, a != 0);
+                return out;
+            });
+            for (const auto& part : parts) f.merge(part);
+        } else {
+            const std::vector<S>& mags = qc::sampled_binary32<E>();
+            r.domain = "every code, midpoint and threshold of " + std::string(E::name) +
+                       " and their binary32 neighbours, every bfloat16 pattern, both signs (sampled: " +
+                       std::to_string(mags.size() * 2) + " inputs)";
+            qc::walk<F, E>(f, value, q, qc::stepped_want<F, C>{steps.view()}, 0, 0, mags.data(), mags.size());
+        }
+    }
+    qc::conclude<F, E>(r, f);
+    return r;
+}
+
+// Codes a quantizer gave elsewhere (a framework's conversion, through an adapter: adapters/
+// README.md) for every binary32 input, in the walk's order (input i is (i >> 1) | (i & 1) << 31),
+// judged as they arrive, a chunk a thread on up to `threads` threads (0: every core).
+// read(dst, n) fills dst with up to n codes and returns how many it gave; fewer than 2^32 in all
+// is bad input (input_error).
+template <element_format E, class Read>
+scaling_report check_quantizer_codes(quantize_policy p, Read&& read, unsigned threads = 0) {
+    using F = binary32;
+    using S = std::uint32_t;
+    using C = code_t<E>;
+    namespace qc = quantize_check;
+    scaling_report r = qc::report_of<F, E>(p);
+    if (qc::say_cannot_declare<E>(r, p)) return r;
+    r.exhaustive = true;
+    r.domain = std::string(qc::every_binary32_domain);
+    const qc::oracle_steps<E> steps(p);
+    const auto view = steps.view();
+    const float* value = qc::element_values<E>().data();
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    constexpr std::uint64_t chunk = std::uint64_t(1) << 22;  // magnitudes: 2^23 codes a buffer
+    qc::findings<S, C> total;
+    std::deque<std::future<qc::findings<S, C>>> running;
+    C previous[2] = {0, 0};  // the last magnitude's codes, the next chunk's warm-up
+    for (std::uint64_t a = 0; a < (std::uint64_t(1) << 31); a += chunk) {
+        // [0], [1]: magnitude a - 1's codes (+, -); then magnitude m's at 2 + 2 (m - a) + sign.
+        auto codes = std::make_shared<std::vector<C>>(2 * chunk + 2);
+        (*codes)[0] = previous[0], (*codes)[1] = previous[1];
+        std::uint64_t have = 0;
+        while (have < 2 * chunk) {
+            const std::uint64_t got = read(codes->data() + 2 + have, 2 * chunk - have);
+            if (got == 0) break;
+            have += got;
+        }
+        if (have < 2 * chunk)
+            throw input_error("the codes ended after " + std::to_string(2 * a + have) + " of the 2^32 inputs (every binary32 pattern)");
+        previous[0] = (*codes)[2 * chunk], previous[1] = (*codes)[2 * chunk + 1];
+        running.push_back(std::async(std::launch::async, [codes, a, view, value] {
+            qc::findings<S, C> f;
+            const auto q = [&](S x) { return (*codes)[std::size_t((std::int64_t(x & 0x7fffffffu) - std::int64_t(a) + 1) * 2 + (x >> 31))]; };
+            const std::uint64_t from = a == 0 ? 0 : a - 1;
+            qc::walk<F, E>(f, value, q, qc::stepped_want<F, C>{view, view.find(std::uint32_t(from))}, from, a + chunk - 1, nullptr, 0, a != 0);
+            return f;
+        }));
+        if (running.size() >= threads) {
+            total.merge(running.front().get());
+            running.pop_front();
+        }
+    }
+    for (auto& f : running) total.merge(f.get());
+    qc::conclude<F, E>(r, total);
     return r;
 }
 
 template <quantizer_subject X>
 scaling_report check_quantizer(const scaling_options& o = {}) {
     return check_quantizer_of<typename X::format, typename X::element>(
-        X::declared, [](typename X::format::storage x) { return std::uint8_t(X::quantize(x)); }, o);
+        X::declared, [](typename X::format::storage x) { return code_t<typename X::element>(X::quantize(x)); }, o);
 }
 
 }  // namespace flipcheck

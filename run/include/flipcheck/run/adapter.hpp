@@ -24,6 +24,12 @@ struct adapter_result {
 // The adapters to run: `commands` (--adapter's), and with `repo_adapters` the repo's own: NumPy on
 // the CPU; PyTorch, JAX, CuPy and Triton on the GPU.
 std::vector<std::string> adapter_commands(std::vector<std::string> commands, bool repo_adapters, backend b);
+// The command of the repo's adapter named so ("numpy": adapters/numpy_adapter.py), as
+// adapter_commands lists it ("{python} PATH": the interpreter is found by adapter_runs).
+std::string repo_adapter(const std::string& name);
+// The command lines to try for an adapter command, in order: one, or for "{python} SCRIPT" each
+// interpreter ($FLIPCHECK_PYTHON, python3 on PATH, /usr/bin/python3) until one imports it.
+std::vector<std::string> adapter_runs(const std::string& command);
 // Runs `command CASES ANSWERS` and reads its answers. Throws input_error when the adapter fails
 // or writes answers that break the format.
 adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device);

@@ -21,6 +21,7 @@
 #include "flipcheck/audit/sort.hpp"
 #include "flipcheck/policy.hpp"
 #include "flipcheck/check/sweep.hpp"
+#include "flipcheck/run/conversions.hpp"
 #include "flipcheck/run/scaling.hpp"
 
 namespace flipcheck::run::gpu_backend {
@@ -65,6 +66,10 @@ std::uint32_t yamr(const std::vector<std::uint32_t>& xs, bool volatile_shared);
 
 // The scaling path's GPU rows (gpu/amax.hpp): flipcheck's own, or the mutants' GPU twins.
 std::vector<scaling_row> verify_scaling(bool mutants);
+
+// The conversion table's GPU rows (gpu/every_input.hpp): CUDA's conversions on the device, then
+// flipcheck's binary32 quantizers, each on every binary32 input under what it declares.
+std::vector<conversion_row> conversion_rows();
 
 // The audit's GPU subjects (gpu/audit.hpp).
 std::vector<audit::subject> audit_subjects();

@@ -1,0 +1,32 @@
+// Every binary32 input through a quantizer on the GPU (gpu/quantize_walk.cuh), callable from host
+// code (no CUDA types): flipcheck's built-in binary32 quantizers (each must pass), the quantizer
+// mutants (each must be killed) and CUDA's own conversion functions on the device (the audit's
+// conversion table: each judged against what NVIDIA documents).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flipcheck/check/scaling_report.hpp"
+#include "flipcheck/quantize.hpp"
+
+namespace flipcheck::gpu {
+
+enum class quantizer_set { built_ins, mutants, cuda_conversions };
+
+struct quantizer_row {
+    scaling_report report;
+    std::string library;   // "flipcheck", or the CUDA function's header and toolkit version
+    std::string element;   // the element format's name
+    quantize_policy declared;
+    bool mutant = false;   // a known-wrong subject: passing is the failure
+    double kernel_ms = 0;  // the walk kernel (cudaEvent)
+    double wall_ms = 0;    // the row: oracle table, copies, kernel, the findings' re-walk
+};
+
+// magnitudes = 2^31: every binary32 pattern, both signs; fewer (compute-sanitizer's runs): that
+// many magnitudes around each element's largest finite value, sampled. Throws device_error when
+// CUDA fails.
+std::vector<quantizer_row> every_input(quantizer_set set, std::uint64_t magnitudes = std::uint64_t(1) << 31);
+
+}  // namespace flipcheck::gpu

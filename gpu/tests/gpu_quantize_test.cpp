@@ -1,0 +1,84 @@
+// Every binary32 input through the quantizers on the GPU (flipcheck/gpu/every_input.hpp): every
+// built-in passes, every mutant is killed with the same first input as the CPU's walk, and CUDA's
+// conversions do what NVIDIA documents. SKIPPED without a device.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/scaling.hpp"
+#include "flipcheck/gpu/every_input.hpp"
+#include "require_device.hpp"
+
+namespace fc = flipcheck;
+
+namespace {
+void print(const fc::gpu::quantizer_row& r) {
+    std::printf("%-52s %-40s %-5s %8.2f ms kernel %8.1f ms row  %s\n", r.report.subject.c_str(), r.report.claim.c_str(),
+                r.report.passed() ? "pass" : "FAIL", r.kernel_ms, r.wall_ms, r.report.counterexample.value_or("").c_str());
+}
+}  // namespace
+
+TEST(GpuQuantize, EveryBuiltInPassesOnEveryBinary32Input) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    const auto rows = fc::gpu::every_input(fc::gpu::quantizer_set::built_ins);
+    EXPECT_EQ(rows.size(), 7u * 3 + 4 + 2);
+    for (const auto& r : rows) {
+        print(r);
+        EXPECT_TRUE(r.report.passed()) << r.report.subject << " " << r.report.claim << ": " << r.report.counterexample.value_or("");
+        EXPECT_TRUE(r.report.exhaustive);
+        EXPECT_EQ(r.report.checks, std::uint64_t(1) << 32) << r.report.subject;
+    }
+}
+
+// The GPU's verdict is the CPU's: the mutants' reports (laws and first inputs) on the CPU's
+// every-core walk of the same domain are the same text. The carry mutant's CPU walk is the
+// release suite's (quantize_exhaustive_test); here its first inputs are checked directly.
+TEST(GpuQuantize, EveryMutantIsKilledAsOnTheCpu) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    const auto rows = fc::gpu::every_input(fc::gpu::quantizer_set::mutants);
+    EXPECT_GE(rows.size(), 10u);
+    for (const auto& r : rows) {
+        print(r);
+        EXPECT_FALSE(r.report.passed()) << r.report.subject << " survived " << r.report.checks << " checks";
+    }
+    fc::scaling_options o;
+    o.every_binary32 = true;
+    const auto cpu = fc::check_quantizer<fc::registry::quantize_truncated<fc::float8_e4m3fn>>(o);
+    bool found = false;
+    for (const auto& r : rows)
+        if (r.report.subject == "quantize_truncated" && r.report.claim == cpu.claim) {
+            found = true;
+            EXPECT_EQ(r.report.counterexample, cpu.counterexample);
+            EXPECT_EQ(r.report.failed, cpu.failed);
+            EXPECT_EQ(r.report.replay, cpu.replay);
+        }
+    EXPECT_TRUE(found);
+}
+
+// CUDA's conversions on the device against their documented semantics, every binary32 input.
+// These are claims about CUDA, so each is printed; the test asserts only that each ran over the
+// whole domain and that the ones flipcheck's oracle was validated on (on the host) agree.
+TEST(GpuQuantize, CudasConversionsOnTheDevice) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    const auto rows = fc::gpu::every_input(fc::gpu::quantizer_set::cuda_conversions);
+    EXPECT_EQ(rows.size(), 13u);
+    for (const auto& r : rows) {
+        print(r);
+        EXPECT_EQ(r.report.checks, std::uint64_t(1) << 32) << r.report.subject;
+        EXPECT_TRUE(r.report.passed()) << r.report.subject << ": " << r.report.counterexample.value_or("");
+    }
+}
+
+// Every kernel above on a small domain around each element's largest value, for compute-
+// sanitizer's memcheck and racecheck: the same verdicts.
+TEST(GpuQuantize, SmallRunForSanitizers) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    const std::uint64_t n = std::uint64_t(1) << 14;
+    for (const auto& r : fc::gpu::every_input(fc::gpu::quantizer_set::built_ins, n)) EXPECT_TRUE(r.report.passed()) << r.report.subject;
+    for (const auto& r : fc::gpu::every_input(fc::gpu::quantizer_set::cuda_conversions, n)) EXPECT_EQ(r.report.checks, 2 * n);
+    int killed = 0;
+    for (const auto& r : fc::gpu::every_input(fc::gpu::quantizer_set::mutants, n)) killed += !r.report.passed();
+    EXPECT_GT(killed, 0);
+}
