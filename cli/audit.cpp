@@ -40,11 +40,6 @@ using audit::answer;
 using audit::input;
 using audit::word;
 
-// A Markdown table cell: "<double>" would read as an HTML tag and vanish.
-std::string cell(std::string s) {
-    for (std::size_t at = 0; (at = s.find('<', at)) != std::string::npos; at += 4) s.replace(at, 1, "&lt;");
-    return s;
-}
 
 std::string render_input(const std::string& format, const input& xs) {
     if (xs.size() > 8) return fmt::format("[{} elements]", xs.size());
@@ -323,6 +318,11 @@ int replay_one(const audit_options& o, backend b) {
 }
 
 }  // namespace
+
+std::string cell(std::string s) {
+    for (std::size_t at = 0; (at = s.find('<', at)) != std::string::npos; at += 4) s.replace(at, 1, "&lt;");
+    return s;
+}
 
 std::string today() {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

@@ -38,6 +38,9 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json);
 // binary32 input (--quick: the sampled domain).
 int run_conversion_audit(const audit_options& o, backend b, const json_file& json);
 
+// A Markdown table cell: "<double>" would read as an HTML tag and vanish.
+std::string cell(std::string s);
+
 // The host's CPU and SIMD level, and today's date (UTC): the head of every audit section.
 std::string host_cpu();
 std::string today();

@@ -33,10 +33,10 @@ std::string verdict(const conversion_row& r) {
     return under + "disagrees: " + r.report.counterexample.value_or("");
 }
 
-std::string cell(std::string s) {
-    for (std::size_t at = 0; (at = s.find('<', at)) != std::string::npos; at += 4) s.replace(at, 1, "&lt;");
+// audit.cpp's cell, with a "|" in a name or a counterexample kept from ending the cell.
+std::string table_cell(std::string s) {
     for (std::size_t at = 0; (at = s.find('|', at)) != std::string::npos; at += 2) s.replace(at, 1, "\\|");
-    return s;
+    return cell(std::move(s));
 }
 
 nlohmann::json to_json(const conversion_row& r) {
@@ -86,7 +86,7 @@ int run_conversion_audit(const audit_options& o, backend b, const json_file& jso
         std::string documents = policy_or(r.declares, md ? "-" : "(nothing declared)");
         if (!r.documented_differs.empty()) documents += "; not on the sample: " + r.documented_differs;
         if (md) {
-            fmt::print("| {} | {} | {} | {} | {} | {} | {:.1f} |\n", cell(r.name), cell(r.library), r.to, cell(documents), does_words(r), cell(v),
+            fmt::print("| {} | {} | {} | {} | {} | {} | {:.1f} |\n", table_cell(r.name), table_cell(r.library), r.to, table_cell(documents), does_words(r), table_cell(v),
                        r.seconds);
         } else {
             fmt::print("\n{} ({}, {} -> {})\n", r.name, r.library, r.from, r.to);
@@ -115,7 +115,7 @@ int run_conversion_audit(const audit_options& o, backend b, const json_file& jso
         }
     if (!differ.empty()) {
         fmt::print("{}", md ? "\n### Where the rows differ\n\n" : "\nwhere the rows differ (the smallest input for each pair of policies an element was converted under):\n");
-        for (const auto& d : differ) fmt::print("{}{}\n", md ? "- " : "  ", md ? cell(d) : d);
+        for (const auto& d : differ) fmt::print("{}{}\n", md ? "- " : "  ", md ? table_cell(d) : d);
     }
     if (md) fmt::print("\n<!-- conversions:{}:end -->\n", section);
     if (json) json.write("done", {{"conversions", rows}, {"not_run", not_run}});

@@ -66,12 +66,12 @@ std::vector<quantizer_row> every_input(quantizer_set set, std::uint64_t magnitud
     out.push_back(row_of<cc::fp6<float6_e2m3fn, __NV_E2M3>>("__nv_cvt_float_to_fp6(x, __NV_E2M3, cudaRoundNearest)", lib, false, magnitudes));
     out.push_back(row_of<cc::fp6<float6_e3m2fn, __NV_E3M2>>("__nv_cvt_float_to_fp6(x, __NV_E3M2, cudaRoundNearest)", lib, false, magnitudes));
     out.push_back(row_of<cc::fp4_e2m1>("__nv_cvt_float_to_fp4(x, __NV_E2M1, cudaRoundNearest)", lib, false, magnitudes));
-    out.push_back(row_of<cc::half<cc::direction::rn>>("__float2half_rn", lib, false, magnitudes));
-    out.push_back(row_of<cc::half<cc::direction::rz>>("__float2half_rz", lib, false, magnitudes));
-    out.push_back(row_of<cc::half<cc::direction::ru>>("__float2half_ru", lib, false, magnitudes));
-    out.push_back(row_of<cc::bfloat<cc::direction::rn>>("__float2bfloat16_rn", lib, false, magnitudes));
-    out.push_back(row_of<cc::bfloat<cc::direction::rz>>("__float2bfloat16_rz", lib, false, magnitudes));
-    out.push_back(row_of<cc::bfloat<cc::direction::ru>>("__float2bfloat16_ru", lib, false, magnitudes));
+    out.push_back(row_of<cc::narrow<binary16, cc::direction::rn>>("__float2half_rn", lib, false, magnitudes));
+    out.push_back(row_of<cc::narrow<binary16, cc::direction::rz>>("__float2half_rz", lib, false, magnitudes));
+    out.push_back(row_of<cc::narrow<binary16, cc::direction::ru>>("__float2half_ru", lib, false, magnitudes));
+    out.push_back(row_of<cc::narrow<bfloat16, cc::direction::rn>>("__float2bfloat16_rn", lib, false, magnitudes));
+    out.push_back(row_of<cc::narrow<bfloat16, cc::direction::rz>>("__float2bfloat16_rz", lib, false, magnitudes));
+    out.push_back(row_of<cc::narrow<bfloat16, cc::direction::ru>>("__float2bfloat16_ru", lib, false, magnitudes));
     return out;
 }
 

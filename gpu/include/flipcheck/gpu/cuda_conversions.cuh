@@ -11,6 +11,7 @@
 #include <cuda_fp8.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "flipcheck/format.hpp"
 #include "flipcheck/minifloat.hpp"
@@ -56,28 +57,20 @@ enum class direction { rn, rz, ru };
 constexpr rounding rounding_of(direction d) {
     return d == direction::rn ? rounding::nearest_even : d == direction::rz ? rounding::toward_zero : rounding::up;
 }
-template <direction D>
-struct half {
+// E: binary16 (__float2half_r*) or bfloat16 (__float2bfloat16_r*).
+template <class E, direction D>
+struct narrow {
     using format = binary32;
-    using element = binary16;
+    using element = E;
     static constexpr quantize_policy declared{rounding_of(D), saturation::infinity};
     __host__ __device__ static std::uint16_t quantize(std::uint32_t x) {
         const float f = bit_cast<float>(x);
-        const __half h = D == direction::rn ? __float2half_rn(f) : D == direction::rz ? __float2half_rz(f) : __float2half_ru(f);
-        return __half_raw(h).x;
-    }
-};
-template <direction D>
-struct bfloat {
-    using format = binary32;
-    using element = bfloat16;
-    static constexpr quantize_policy declared{rounding_of(D), saturation::infinity};
-    __host__ __device__ static std::uint16_t quantize(std::uint32_t x) {
-        const float f = bit_cast<float>(x);
-        const __nv_bfloat16 h = D == direction::rn   ? __float2bfloat16_rn(f)
-                                : D == direction::rz ? __float2bfloat16_rz(f)
-                                                     : __float2bfloat16_ru(f);
-        return __nv_bfloat16_raw(h).x;
+        if constexpr (std::is_same_v<E, binary16>)
+            return __half_raw(D == direction::rn ? __float2half_rn(f) : D == direction::rz ? __float2half_rz(f) : __float2half_ru(f)).x;
+        else
+            return __nv_bfloat16_raw(D == direction::rn   ? __float2bfloat16_rn(f)
+                                     : D == direction::rz ? __float2bfloat16_rz(f)
+                                                          : __float2bfloat16_ru(f)).x;
     }
 };
 
