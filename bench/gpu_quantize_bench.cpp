@@ -1,5 +1,5 @@
 // Every binary32 input through each quantizer on the GPU (gpu/every_input.hpp: flipcheck's
-// built-ins and CUDA's conversions), against a baseline in the same run: one GPU sweep of
+// built-ins and CUDA's conversions) and every binary32 code through each canonical key, against a baseline in the same run: one GPU sweep of
 // sign_flip_branchless over all 2^32 binary32 keys, every law (gpu::sweep). Prints, per row, the
 // median of --repeats runs of the walk kernel (cudaEvent) and of the whole row (oracle table,
 // copies, kernel), and the row's ratio to the baseline's wall time. Exits 1 if a built-in fails
@@ -44,6 +44,19 @@ int main(int argc, char** argv) {
             std::printf("%-54s %-44s %-5s %10.2f %10.2f %8.2f\n", r.report.subject.c_str(), r.report.claim.c_str(), r.report.passed() ? "pass" : "FAIL",
                         median(kernel[k]), median(wall[k]), median(wall[k]) / b);
         }
+    }
+    // The registry's binary32 canonical keys over every code of their declared order.
+    std::map<std::size_t, std::vector<double>> kernel, wall;
+    std::vector<fc::gpu::key_row> keys;
+    for (int i = 0; i < o.repeats; ++i) {
+        keys = fc::gpu::every_key_code(false);
+        for (std::size_t k = 0; k < keys.size(); ++k) kernel[k].push_back(keys[k].kernel_ms), wall[k].push_back(keys[k].wall_ms);
+    }
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const auto& r = keys[k];
+        bad += !r.report.passed();
+        std::printf("%-54s %-44s %-5s %10.2f %10.2f %8.2f\n", r.report.subject.c_str(), r.report.claim.c_str(), r.report.passed() ? "pass" : "FAIL",
+                    median(kernel[k]), median(wall[k]), median(wall[k]) / b);
     }
     return bad ? 1 : 0;
 }

@@ -209,12 +209,15 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v2& s, nloh
     return passed;
 }
 
-// A scale, decoder, block scale or NVFP4 scale: scaling_check.hpp's check of its shape.
-bool check_scale_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
+// A scale, decoder, block scale, NVFP4 scale, quantizer or canonical key: check/scaling.hpp's
+// check of its shape, each input noted before the call (what a crash or a hang was given).
+bool check_scaling_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     scaling_options o;
     o.seed = a.seed;
-    isolated::note_stage(std::string(plugin::kind_name(s.kind)));
-    const scaling_report r = plugin::check_scale(s, o, a.case_file.empty() ? "" : read_text("--case", a.case_file));
+    o.every_binary32 = a.every_input;
+    isolated::note_stage(a.case_file.empty() ? std::string(plugin::kind_name(s.kind)) : "replay");
+    const scaling_report r = plugin::check_scaling(s, o, a.case_file.empty() ? "" : read_text("--case", a.case_file),
+                                                   [](std::span<const std::uint64_t> bits) { isolated::note_bits(bits, {}); });
     fmt::print("{} ({}, {}): {} after {} inputs, {}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain);
     if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
     if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay);
@@ -287,6 +290,10 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
         if (!o.has_input) return;
         const std::vector<S> xs(o.bits.begin(), o.bits.end());
         std::string text = format_case<F>(xs, o.order);
+        if (plugin::takes_binary32(s)) {  // an amax (or an NVFP4 scale's pair), whatever the element
+            const std::vector<std::uint32_t> amax(o.bits.begin(), o.bits.end());
+            text = format_case<binary32>(std::span<const std::uint32_t>(amax), {});
+        }
         if constexpr (requires { F::packs_in_pairs; })
             if (s.kind == flipcheck_kind_pair_reducer) text = format_case<packed_pair<F>>(std::span<const S>(xs), {});  // bytes, not codes
         constexpr std::size_t shown = 200;
@@ -296,7 +303,6 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
             return;
         }
         row["case"] = text;
-        if (plugin::is_scale(s)) return;  // its input is no array of its format: the line above says it
         print_case_repro(a, s, text);
     });
     return row;
@@ -341,7 +347,7 @@ int run_check(const check_args& a) {
                 nlohmann::json one = nlohmann::json::array();
                 const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, one)
                                 : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, one)
-                                : plugin::is_scale(*s)           ? check_scale_subject(a, *s, one)
+                                : plugin::is_scaling(*s)         ? check_scaling_subject(a, *s, one)
                                 : s->kind == flipcheck_kind_pair_reducer ? check_pair_subject(a, *s, one)
                                                                  : check_reducer_subject(a, *s, one);
                 return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();

@@ -10,6 +10,7 @@ namespace flipcheck::cli {
 struct check_args {
     std::string plugin, subject, format, device = "auto", key, case_file, json;
     bool all = false;
+    bool every_input = false;  // quantizers, scales, keys of binary32: every input, not a sample
     std::uint64_t seed = 1;
     std::size_t cases = 2000;
     double timeout = 60;  // seconds one call into a subject may take (a mapping's whole sweep is one call)

@@ -156,4 +156,21 @@ struct e8m0_scale_no_nan {
     }
 };
 
+// A quantizer that truncates where it declares round to nearest even (an int cast for rintf).
+struct to_e4m3_truncating : my::to_e4m3 {
+    static constexpr std::string_view name = "to_e4m3_truncating";
+    static float round_quanta(float x) { return std::trunc(x); }
+    static std::uint8_t quantize(std::uint32_t bits) { return quantize_with<to_e4m3_truncating>(bits); }
+};
+
+// Southclaws/rad#2's and doradb#1108's index key: NaNs canonicalized, -0 not, so -0 and +0 get
+// two keys and an index seek for 0 misses the row a scan finds.
+struct index_key_signed_zeros : my::index_key {
+    static constexpr std::string_view name = "index_key_signed_zeros";
+    static std::array<std::uint8_t, 4> key(std::uint32_t b) {
+        if ((b & 0x7fffffffu) > 0x7f800000u) return bytes(0xffffffffu);
+        return bytes(order_word(b));
+    }
+};
+
 }  // namespace wrong

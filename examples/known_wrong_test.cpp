@@ -14,3 +14,5 @@ FLIPCHECK_CHECK_SCALING(AmaxStdMax, wrong::amax_std_max);
 FLIPCHECK_CHECK_SCALING(E8m0ScaleNoNan, wrong::e8m0_scale_no_nan);
 FLIPCHECK_CHECK_SCALING(E4m3Decode480, wrong::e4m3_decode_480);
 FLIPCHECK_CHECK_PAIR_REDUCER(Fp4x2MaxWholeByte, wrong::fp4x2_max_whole_byte);
+FLIPCHECK_CHECK_QUANTIZER(ToE4m3Truncating, wrong::to_e4m3_truncating);
+FLIPCHECK_CHECK_KEY(IndexKeySignedZeros, wrong::index_key_signed_zeros);

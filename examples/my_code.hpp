@@ -1,9 +1,12 @@
 // A user's own code, as it might sit in their codebase: a float radix-sort key, an atomicMax for
-// floats on integer atomics, an argmax through one 64-bit atomic, a max over an array, and the
-// amax and e8m0 scale of an FP8/MX quantizer. The examples check each with flipcheck
+// floats on integer atomics, an argmax through one 64-bit atomic, a max over an array, the amax
+// and e8m0 scale of an FP8/MX quantizer, the quantizer itself, an RCEIL scale and a database's
+// index key. The examples check each with flipcheck
 // (mapping_test.cpp, atomic_test.cpp, reducer_test.cpp, scaling_test.cpp, gpu_test.cu, plugin.cpp); nothing here depends on flipcheck but the shapes and the few names
 // that say what the code claims (format, op, declared).
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,9 +15,12 @@
 #include <span>
 #include <string_view>
 
+#include <flipcheck/canonical_key.hpp>
 #include <flipcheck/format.hpp>
 #include <flipcheck/minifloat.hpp>
 #include <flipcheck/policy.hpp>
+#include <flipcheck/quantize.hpp>
+#include <flipcheck/scale_recipe.hpp>
 
 #if defined(__CUDACC__)
 #define MY_HD __host__ __device__
@@ -259,6 +265,73 @@ struct e8m0_scale_e4m3 {
         if ((amax_bits & 0x7fffffffu) == 0x7f800000u) return 0xfe;  // +inf: the largest scale
         const int e = int((amax_bits >> 23) & 0xff) - 8;
         return (amax_bits >> 23 & 0xff) == 0 || e < 0 ? 0 : std::uint8_t(e);
+    }
+};
+
+// binary32 to e4m3fn, round to nearest even, saturating (.satfinite): the magnitude scaled to
+// whole quanta of its binade (2^-9 below e4m3fn's smallest normal), rounded, then encoded.
+struct to_e4m3 {
+    using format = flipcheck::binary32;
+    using element = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "to_e4m3";
+    static constexpr flipcheck::quantize_policy declared{flipcheck::rounding::nearest_even, flipcheck::saturation::finite};
+    static float round_quanta(float x) { return std::nearbyint(x); }  // the default rounding mode: to nearest even
+    template <class Round = to_e4m3>
+    static std::uint8_t quantize_with(std::uint32_t bits) {
+        float x;
+        std::memcpy(&x, &bits, sizeof x);
+        const std::uint8_t sign = std::uint8_t(bits >> 31 << 7);
+        if (std::isnan(x)) return 0x7f;
+        const float a = std::fabs(x);
+        if (a >= 464.0f) return sign | 0x7e;  // 464, the tie of 448 and 480, goes to the even 448; above: saturated
+        int e;
+        std::frexp(a, &e);                          // a in [2^(e-1), 2^e)
+        const int q = std::max(e - 4, -9);          // the binade's quantum: 3 mantissa bits
+        const float v = std::ldexp(Round::round_quanta(std::ldexp(a, -q)), q);
+        if (v == 0) return sign;
+        int ev;
+        std::frexp(v, &ev);
+        if (ev - 1 < -6) return sign | std::uint8_t(std::ldexp(v, 9));                      // subnormal
+        return sign | std::uint8_t((ev - 1 + 7) << 3 | (int(std::ldexp(v, 4 - ev)) - 8));  // normal
+    }
+    static std::uint8_t quantize(std::uint32_t bits) { return quantize_with(bits); }
+};
+
+// The MX scale of a block for e4m3fn elements under RCEIL (Blackwell's cvt.rp.satfinite.ue8m0):
+// 2^ceil(log2(amax / 448)), as its e8m0 code.
+struct rceil_scale_e4m3 {
+    using element = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "rceil_scale_e4m3";
+    static constexpr flipcheck::scale_recipe recipe = flipcheck::rceil;
+    static std::uint8_t scale(std::uint32_t amax_bits) {
+        amax_bits &= 0x7fffffffu;
+        if (amax_bits > 0x7f800000u) return 0xff;
+        if (amax_bits == 0x7f800000u) return 0xfe;
+        float amax;
+        std::memcpy(&amax, &amax_bits, sizeof amax);
+        const float q = amax / 448.0f;
+        if (q == 0) return 0;
+        int e;
+        const float f = std::frexp(q, &e);  // q = f * 2^e, f in [0.5, 1)
+        const int k = f == 0.5f ? e - 1 : e;
+        return std::uint8_t(std::clamp(k + 127, 0, 254));
+    }
+};
+
+// A float column's index key in a database: SQL's order (-0 equals +0, every NaN one value above
+// +inf), written big-endian so that memcmp sorts the rows.
+struct index_key {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "index_key";
+    static constexpr flipcheck::equivalence declared = flipcheck::equivalence::sql;
+    static std::uint32_t order_word(std::uint32_t b) { return b & 0x80000000u ? ~b : b | 0x80000000u; }
+    static std::array<std::uint8_t, 4> bytes(std::uint32_t k) {
+        return {std::uint8_t(k >> 24), std::uint8_t(k >> 16), std::uint8_t(k >> 8), std::uint8_t(k)};
+    }
+    static std::array<std::uint8_t, 4> key(std::uint32_t b) {
+        if ((b & 0x7fffffffu) > 0x7f800000u) return bytes(0xffffffffu);  // every NaN: one key, above +inf's
+        if (b == 0x80000000u) b = 0;                                       // -0 is +0
+        return bytes(order_word(b));
     }
 };
 

@@ -116,7 +116,7 @@ void scale_case(const flipcheck_subject_v2& s) {
     static std::vector<const flipcheck_subject_v2*> passed;
     for (const auto* p : passed)
         if (p == &s) return;
-    const fc::scaling_report r = fc::plugin::check_scale(s, {});
+    const fc::scaling_report r = fc::plugin::check_scaling(s, {});
     if (r.passed()) return passed.push_back(&s);
     std::fprintf(stderr, "%s (%s): %s\n", s.name, r.shape.c_str(), r.counterexample->c_str());
     fc::fuzz::fail("a plug-in scale disagrees with the oracle");
@@ -129,7 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fc::fuzz::input in(data, size);
     const flipcheck_subject_v2& s = subjects[in.byte() % subjects.size()];
     try {
-        if (fc::plugin::is_scale(s)) scale_case(s);
+        if (fc::plugin::is_scaling(s)) scale_case(s);
         else if (s.kind == flipcheck_kind_pair_reducer) pair_case(s, in);
         else
             fc::plugin::with_format(s, [&]<class F>() {

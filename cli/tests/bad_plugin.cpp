@@ -4,7 +4,8 @@
 // 12 is one subject of every kind, each misbehaving as FLIPCHECK_TEST_MISBEHAVE says, so that the
 // test can try every (kind, behaviour) with one library; 13 is a table no export makes, refused too;
 // 14 is a library built for plug-in ABI v1 (its table by hand, as that export wrote it), which
-// still loads: its atomic strategy is replayed in whole updates only.
+// still loads: its atomic strategy is replayed in whole updates only; 15 declares a policy its
+// kind or formats cannot take, refused.
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -236,8 +237,30 @@ struct absmax {
         return best;
     }
 };
+// The one-call-per-input kinds misbehave on the input 1.0f; garbage is one answer for every input.
+struct quant : flipcheck::quantizer<flipcheck::binary32, flipcheck::float8_e4m3fn, flipcheck::quantize_policy{}> {
+    static constexpr std::string_view name = "quant";
+    static std::uint8_t quantize(std::uint32_t x) {
+        if (x == 0x3f800000u) misbehave();
+        return garbage() ? 0x38 : flipcheck::quantizer<flipcheck::binary32, flipcheck::float8_e4m3fn, flipcheck::quantize_policy{}>::quantize(x);
+    }
+};
+struct sql : flipcheck::sql_key<flipcheck::binary32> {
+    static constexpr std::string_view name = "sql";
+    static std::uint32_t key(std::uint32_t x) {
+        if (x == 0x3f800000u) misbehave();
+        return garbage() ? 7 : flipcheck::sql_key<flipcheck::binary32>::key(x);
+    }
+};
+struct rceil : flipcheck::mx_scale_rceil<flipcheck::float8_e4m3fn> {
+    static constexpr std::string_view name = "rceil";
+    static std::uint8_t scale(std::uint32_t amax) {
+        if (amax == 0x3f800000u) misbehave();
+        return garbage() ? 0x7f : flipcheck::mx_scale_rceil<flipcheck::float8_e4m3fn>::scale(amax);
+    }
+};
 }  // namespace bad
-FLIPCHECK_EXPORT_SUBJECTS(bad::map, bad::value, bad::index, bad::atomic, bad::arg_atomic, bad::absmax);
+FLIPCHECK_EXPORT_SUBJECTS(bad::map, bad::value, bad::index, bad::atomic, bad::arg_atomic, bad::absmax, bad::quant, bad::sql, bad::rceil);
 #elif BAD_PLUGIN == 13  // a decoder over binary16, which no decoder is (a table by hand: export.hpp cannot make it)
 extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* flipcheck_plugin(void) {
     static const flipcheck_subject_v1 s = [] {
@@ -262,6 +285,26 @@ extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v1* fli
         return flipcheck_subject_v1{n.name, n.kind, n.format_id, n.op, n.nan, n.zero, n.ties, nullptr, nullptr, nullptr, n.run};
     }();
     static const flipcheck_plugin_v1 p{1, 1, &s};
+    return &p;
+}
+#elif BAD_PLUGIN == 15  // a many-to-one subject declaring what it cannot (FLIPCHECK_TEST_POLICY picks which; a table by hand)
+struct odd : flipcheck::quantizer<flipcheck::binary32, flipcheck::float8_e4m3fn, flipcheck::quantize_policy{}> {
+    static constexpr std::string_view name = "odd";
+};
+extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v2* flipcheck_plugin(void) {
+    static const flipcheck_subject_v2 s = [] {
+        flipcheck_subject_v2 d = flipcheck::plugin::subject<odd>();
+        const char* e = std::getenv("FLIPCHECK_TEST_POLICY");
+        const std::string_view which = e ? e : "";
+        if (which == "inf") d.policy = 1u << 8;  // saturation=infinity: e4m3fn has no infinity
+        if (which == "from_byte") d.format_id = 0x05 | 0x05 << 8;  // a quantizer from e4m3fn
+        if (which == "to_e8m0") d.format_id = 0x03 | 0x09 << 8;  // to e8m0, which is a scale, no element
+        if (which == "recipe") d.kind = flipcheck_kind_mx_scale, d.format_id = 0x05, d.policy = 7;
+        if (which == "key_bytes") d.kind = flipcheck_kind_canonical_key, d.format_id = 0x03, d.policy = 1 | 9u << 8;
+        if (which == "reducer") d.kind = flipcheck_kind_reducer, d.format_id = 0x03, d.policy = 1;
+        return d;
+    }();
+    static const flipcheck_plugin_v2 p{2, 1, &s};
     return &p;
 }
 #endif

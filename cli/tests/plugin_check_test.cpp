@@ -113,6 +113,59 @@ TEST(plugin_check, every_scaling_kind_is_judged_as_its_macro_judges_it) {
     EXPECT_TRUE(has(odd.output, "pairs: an even count")) << odd.output;
 }
 
+// Quantizers, e8m0 scales under their recipe (codes and values), a tensor scale with its own
+// target and canonical keys: each judged as FLIPCHECK_CHECK_QUANTIZER, _SCALING and _KEY judge it,
+// every known-wrong one with its public bug's symptom, and each failure's case replays.
+TEST(plugin_check, quantizers_recipes_and_keys_are_judged_under_what_they_declare) {
+    const std::string lib = MANY_TO_ONE_PLUGIN;
+    const auto r = run_flipcheck("check --plugin " + lib + " --json many.json");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    for (const char* s : {
+             "e4m3_rne (quantizer, binary32 -> float8_e4m3fn, nearest_even, finite): pass after 67590 inputs",
+             "bf16_to_e5m2_rz (quantizer, bfloat16 -> float8_e5m2, toward_zero, infinity): pass after 65536 inputs, every bfloat16 pattern (exhaustive)",
+             "e4m3_truncated (quantizer, binary32 -> float8_e4m3fn, nearest_even, finite): FAIL",
+             "quantize_rounding: quantize(0x3a800001 (0.000976562616 normal)) = 0x00 (0 zero); the oracle's: 0x01 (0.001953125 subnormal)",
+             "e4m3_nosat (quantizer, binary32 -> float8_e4m3fn, nearest_even, finite): FAIL",
+             "quantize_special: quantize(0x43e80001 (464.000031 normal)) = 0x7f (nan qnan); the oracle's: 0x7e (448 normal)",
+             "rceil_code (mx scale, element float8_e4m3fn, recipe rceil): pass",
+             // The right RCEIL scale, undeclared, judged under OCP's floor: the first amax where they part.
+             "rceil_undeclared (mx scale, element float8_e4m3fn): FAIL",
+             "the e8m0 scale of amax 0x04600002 (2.6331077e-36 normal) for float8_e4m3fn elements is 0x01 (2^-126); recipe ocp_floor's: 0x00 (2^-127)",
+             "rceil_value (scale value, element float8_e4m3fn, recipe rceil): pass",
+             "clamped_after_rounding (scale value, element float8_e4m3fn, recipe rceil): FAIL",
+             "which is no power of two from 2^-127 to 2^127 (no e8m0 scale)",
+             "nvfp4_global (tensor scale, element float4_e2m1fn, target 2688): pass",
+             "nvfp4_global_unguarded (tensor scale, element float4_e2m1fn, target 2688): FAIL",
+             "sql_bytes_f32 (canonical key, binary32, sql): pass",
+             "sql_widened (canonical key, binary32, sql): pass",
+             "total_order_f64 (canonical key, binary64, total_order): pass",
+             "every code with its low 48 bits zero, every binade's edge mantissas",
+             "signed_zeros_f32 (canonical key, binary32, sql): FAIL",
+             "key_equivalence: 0x80000000 (-0 zero) and 0x00000000 (0 zero) are equal under sql, but their keys are 0x7fffffff and 0x80000000",
+             "little_endian_f16 (canonical key, binary16, sql): FAIL",
+             "key_order: 0xfc00 (-inf inf) and 0xfbff (-65504 normal) are in order under sql, but their keys are bytes ff 03 and bytes 00 04",
+             "verdict: FAIL: 7 of 15 subjects checked failed"})
+        EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
+    for (const char* failed : {"e4m3_truncated", "e4m3_nosat", "rceil_undeclared", "clamped_after_rounding", "signed_zeros_f32", "little_endian_f16"}) {
+        SCOPED_TRACE(failed);
+        const std::string replay = " --subject " + std::string(failed) + " --case " + failed + ".case";
+        EXPECT_TRUE(has(r.output, replay)) << r.output;
+        const auto again = run_flipcheck("check --plugin " + lib + replay);
+        EXPECT_EQ(again.exit_code, 1) << again.output;
+        EXPECT_TRUE(has(again.output, "the given case's inputs")) << again.output;
+    }
+    // The right twins pass the wrong ones' cases.
+    for (const auto& [right, wrong] : {std::pair{"e4m3_rne", "e4m3_truncated"}, std::pair{"rceil_code", "clamped_after_rounding"},
+                                       std::pair{"sql_bytes_f32", "signed_zeros_f32"}}) {
+        const auto twin = run_flipcheck("check --plugin " + lib + " --subject " + right + " --case " + wrong + ".case");
+        EXPECT_EQ(twin.exit_code, 0) << right << "\n" << twin.output;
+    }
+    // Under the recipe it declares, the first amax OCP's floor disagrees on passes.
+    std::ofstream("amax.case") << "binary32: 0x04600002\n";
+    EXPECT_EQ(run_flipcheck("check --plugin " + lib + " --subject rceil_code --case amax.case").exit_code, 0);
+    EXPECT_EQ(run_flipcheck("check --plugin " + lib + " --subject rceil_undeclared --case amax.case").exit_code, 1);
+}
+
 TEST(plugin_check, every_known_wrong_subject_fails_with_a_repro_that_fails_again) {
     const auto r = run_flipcheck("check --plugin " + wrong);
     EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -168,9 +221,17 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"check --plugin " + good + " --timeout nan", "--timeout"},
         {"check --plugin " + good + " --device gpu", "run in the library on the host"},
         {"check", "give --plugin FILE.so (your compiled subjects) or --shader FILE"},
+        {"FLIPCHECK_TEST_POLICY=inf check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares saturation=infinity, which float8_e4m3fn has no code for"},
+        {"FLIPCHECK_TEST_POLICY=from_byte check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares a quantizer from float8_e4m3fn"},
+        {"FLIPCHECK_TEST_POLICY=to_e8m0 check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares a quantizer to float8_e8m0fnu, which is no element"},
+        {"FLIPCHECK_TEST_POLICY=recipe check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares recipe 7 (known: 0 ocp_floor, 1 rceil, 2 rceil_eps)"},
+        {"FLIPCHECK_TEST_POLICY=key_bytes check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares policy word 0x00000901"},
+        {"FLIPCHECK_TEST_POLICY=reducer check --plugin " + std::string(ODD_POLICY_PLUGIN), "which a reducer does not have (0)"},
     };
     for (const bad& c : cases) {
-        const auto r = run_flipcheck(c.args);
+        const bool env = c.args.rfind("FLIPCHECK_TEST_POLICY=", 0) == 0;
+        const std::size_t space = c.args.find(' ');
+        const auto r = env ? flipcheck::test::run_flipcheck_env(c.args.substr(0, space), c.args.substr(space + 1)) : run_flipcheck(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
         EXPECT_TRUE(has(r.output, c.message)) << c.args << "\n" << r.output;
         EXPECT_FALSE(has(r.output, "pass")) << "something ran: " << c.args << "\n" << r.output;
@@ -226,7 +287,9 @@ TEST(plugin_check, every_kind_that_throws_crashes_exits_hangs_or_answers_garbage
     };
     const kind kinds[] = {{"map", "mapping"},   {"value", "reducer"},
                           {"index", "arg reducer"}, {"atomic", "atomic strategy"},
-                          {"arg_atomic", "arg atomic strategy"}, {"amax", "amax"}};
+                          {"arg_atomic", "arg atomic strategy"}, {"amax", "amax"},
+                          {"quant", "quantizer"},   {"sql", "canonical key"},
+                          {"rceil", "mx scale"}};
     const std::pair<std::string, std::string> behaviours[] = {
         {"throw", "the subject's own error"},
         {"crash", "it was killed by signal 11 (Segmentation fault)"},
@@ -244,7 +307,9 @@ TEST(plugin_check, every_kind_that_throws_crashes_exits_hangs_or_answers_garbage
             EXPECT_EQ(r.exit_code, 1) << r.output;
             EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subjects checked failed")) << r.output;
             if (how == "garbage") {
-                EXPECT_TRUE(has(r.output, k.subject + " (binary32 ") || has(r.output, k.subject + " (amax, binary32")) << r.output;
+                EXPECT_TRUE(has(r.output, k.subject + " (binary32 ") || has(r.output, k.subject + " (amax, binary32") ||
+                            has(r.output, k.subject + " (" + k.name + ", "))
+                    << r.output;
                 EXPECT_TRUE(has(r.output, "): FAIL after ")) << r.output;
                 continue;
             }
@@ -257,6 +322,10 @@ TEST(plugin_check, every_kind_that_throws_crashes_exits_hangs_or_answers_garbage
                 continue;
             }
             EXPECT_TRUE(has(r.output, "  on binary32: 0x")) << r.output;
+            // One input a call: the one it misbehaves on, in its own format (an amax's is binary32).
+            if (k.name == "quantizer" || k.name == "canonical key" || k.name == "mx scale") {
+                EXPECT_TRUE(has(r.output, "  on binary32: 0x3f800000\n")) << r.output;
+            }
             if (k.subject == "amax" || how == "hang") continue;
             const auto again = flipcheck::test::run_flipcheck_env(env, "check --plugin " + lib + " --subject " + k.subject + " --case " +
                                                                                 k.subject + ".case");

@@ -317,12 +317,13 @@ scaling_row pair_row(std::uint64_t count) {
 }
 
 // Every binary32 amax pattern through a scale function (checked against the oracle on the GPU).
+// A sample (count below 2^32, under compute-sanitizer) straddles `around`: by default +inf and the
+// NaNs, where the formulas' edges are.
 template <class E, class Subject, bool Tensor>
-scaling_row every_amax_row(const char* name, bool mutant, std::uint64_t count) {
+scaling_row every_amax_row(const char* name, bool mutant, std::uint64_t count, std::uint64_t around = 0x7f800000u) {
     const auto t0 = clock_type::now();
     tally t;
-    // A sample (under compute-sanitizer) straddles +inf and the NaNs, where the formulas' edges are.
-    const std::uint64_t begin = count == all_32 ? 0 : 0x7f800000u - count / 2;
+    const std::uint64_t begin = count == all_32 ? 0 : around - count / 2;
     k::every_amax<E, Subject, Tensor><<<1024, 256>>>(begin, count, t.words.get(), t.words.get() + 1, t.words.get() + 2);
     check(cudaGetLastError(), "every_amax");
     check(cudaStreamSynchronize(0), "every_amax");
@@ -330,20 +331,30 @@ scaling_row every_amax_row(const char* name, bool mutant, std::uint64_t count) {
     scaling_row row;
     row.mutant = mutant;
     row.ms = ms_since(t0);
-    row.report = {name, Tensor ? "tensor scale" : "mx scale", std::string("element ") + std::string(E::name),
+    constexpr scale_recipe recipe = declared_recipe<Subject>();
+    const bool named = !Tensor && recipe.name != ocp_floor.name;  // OCP's goes unnamed, as on the CPU
+    row.report = {name, Tensor ? "tensor scale" : "mx scale",
+                  std::string("element ") + std::string(E::name) + (named ? ", recipe " + std::string(recipe.name) : ""),
                   count == all_32 ? "every binary32 amax pattern: +-0, every positive, every NaN (exhaustive)"
-                                  : std::to_string(count) + " binary32 patterns around +inf (sampled)",
+                                  : std::to_string(count) + " binary32 patterns around " + hex(around, 32) + " (sampled)",
                   count == all_32, w[0], {}};
     if (w[1]) {
         const float a = bit_cast<float>(std::uint32_t(w[2]));
         std::string got, want;
         if constexpr (Tensor) got = show_float(Subject::tensor_scale(a)), want = show_float(oracle::tensor_scale<E>(a));
-        else got = show_e8m0(Subject::scale(bit_cast<std::uint32_t>(a))), want = show_e8m0(oracle::mx_scale<E>(a));
+        else
+            got = show_e8m0(Subject::scale(bit_cast<std::uint32_t>(a))),
+            want = show_e8m0(oracle::recipe_scale(recipe, E::to_value(E::max_finite), a)) + " (recipe " + std::string(recipe.name) + ")";
         row.report.counterexample = "wrong on " + std::to_string(w[1]) + " amaxes; the first: amax " + show_float(a) + " gives " + got +
                                     "; the oracle's: " + want;
     }
     return row;
 }
+
+// flipcheck's RCEIL scale declaring OCP's floor: right code, wrong recipe.
+struct rceil_judged_as_ocp : mx_scale_rceil<float8_e4m3fn> {
+    static constexpr scale_recipe recipe = ocp_floor;
+};
 
 // A GPU mutant kernel over a batch, one block per array.
 enum class mutant_kernel { ge0_split, unguarded_unsigned, fmaxf_block, bf16x2_hmax2 };
@@ -413,7 +424,10 @@ std::vector<scaling_row> other_rows(const scaling_options& o) {
     registry::for_each<registry::mx_elements>([&]<class Entry>() {
         using E = canonical_t<typename Entry::type>;
         out.push_back(every_amax_row<E, mx_scale_from_bits<E>, false>("mx_scale", false, o.gpu_patterns));
+        if (o.gpu_ceil_recipes) out.push_back(every_amax_row<E, mx_scale_rceil<E>, false>("mx_scale_rceil", false, o.gpu_patterns));
     });
+    if (o.gpu_ceil_recipes)
+        out.push_back(every_amax_row<float8_e4m3fn, mx_scale_rceil_eps<float8_e4m3fn>, false>("mx_scale_rceil_eps", false, o.gpu_patterns));
     registry::for_each<registry::fp8_formats>([&]<class Entry>() {
         using E = canonical_t<typename Entry::type>;
         out.push_back(every_amax_row<E, fp8_tensor_scale<E>, true>("fp8_tensor_scale", false, o.gpu_patterns));
@@ -435,6 +449,10 @@ std::vector<scaling_row> verify_scaling(bool mutants, const scaling_options& o) 
         // From the NaNs up: the first patterns of the domain hold no NaN.
         out.push_back(every_amax_row<float8_e4m3fn, mutants::e8m0_from_exponent_field<float8_e4m3fn>, false>(
             "e8m0_from_exponent_field (GPU)", true, o.gpu_patterns));
+        // A right RCEIL scale judged under OCP's floor: it must fail, first at the smallest amax
+        // where the recipes part (0x04600002, whose quotient by 448 rounds above 2^-127).
+        out.push_back(every_amax_row<float8_e4m3fn, rceil_judged_as_ocp, false>("mx_scale_rceil under ocp_floor (GPU)", true,
+                                                                                o.gpu_patterns, 0x04600002u));
         return out;
     }
     // Each format's amax rows in a host thread of its own, beside the rest: a row's time is mostly

@@ -1,5 +1,6 @@
 // The rows of flipcheck/gpu/every_input.hpp: the registry's binary32 quantizers and mutants and
-// CUDA's conversions (cuda_conversions.cuh), each through check_quantizer_every.
+// CUDA's conversions (cuda_conversions.cuh), each through check_quantizer_every; its binary32
+// canonical keys and key mutants through check_canonical_key_every.
 #include "flipcheck/gpu/every_input.hpp"
 
 #include <cuda_runtime.h>
@@ -9,6 +10,7 @@
 #include "flipcheck/catalog/registry.hpp"
 #include "flipcheck/gpu/cuda_conversions.cuh"
 #include "flipcheck/gpu/detail/registry_types.hpp"
+#include "flipcheck/gpu/key_walk.cuh"
 #include "flipcheck/gpu/quantize_walk.cuh"
 
 namespace flipcheck::gpu {
@@ -25,7 +27,7 @@ quantizer_row row_of(std::string name, std::string library, bool mutant, std::ui
         const std::uint64_t top = bit_cast<std::uint32_t>(E::to_value(E::max_finite));
         first = top > magnitudes / 2 ? top - magnitudes / 2 : 0;
     }
-    quantize_timing t;
+    walk_timing t;
     quantizer_row row{check_quantizer_every<X>(first, magnitudes, &t), std::move(library), std::string(E::name), X::declared, mutant, 0, 0};
     row.report.subject = std::move(name);
     row.kernel_ms = t.kernel_ms;
@@ -50,7 +52,29 @@ void registry_rows(std::vector<quantizer_row>& out, bool mutants, std::uint64_t 
     });
 }
 
+template <class List>
+void key_rows(std::vector<key_row>& out, bool mutants, std::uint64_t pairs) {
+    registry::for_each<List>([&]<class I>() {
+        using X = canonical_t<typename I::type>;
+        if constexpr (canonical_key_subject<X>) {
+            if constexpr (std::is_same_v<typename X::format, binary32>) {
+                walk_timing t;
+                key_row row{check_canonical_key_every<X>(&t, pairs), mutants, t.kernel_ms, t.wall_ms};
+                row.report.subject = std::string(I::entry::name);
+                out.push_back(std::move(row));
+            }
+        }
+    });
+}
+
 }  // namespace
+
+std::vector<key_row> every_key_code(bool mutants, std::uint64_t pairs) {
+    std::vector<key_row> out;
+    if (mutants) key_rows<registry::key_mutant_instances>(out, true, pairs);
+    else key_rows<registry::key_instances>(out, false, pairs);
+    return out;
+}
 
 std::vector<quantizer_row> every_input(quantizer_set set, std::uint64_t magnitudes) {
     std::vector<quantizer_row> out;

@@ -12,8 +12,13 @@ namespace fc = flipcheck;
 
 TEST(GpuScaling, EveryBuiltInPasses) {
     FLIPCHECK_REQUIRE_DEVICE();
-    const auto rows = fc::gpu::verify_scaling(false);
-    EXPECT_GE(rows.size(), 46u);
+    fc::scaling_options o;
+    o.gpu_ceil_recipes = true;
+    const auto rows = fc::gpu::verify_scaling(false, o);
+    EXPECT_GE(rows.size(), 46u + 6u);
+    int ceil_rows = 0;
+    for (const auto& r : rows) ceil_rows += r.report.subject.rfind("mx_scale_rceil", 0) == 0 && r.report.exhaustive;
+    EXPECT_EQ(ceil_rows, 6);  // RCEIL for each of the 5 MX elements, RCEIL-eps for e4m3fn
     for (const auto& r : rows) {
         EXPECT_FALSE(r.mutant);
         EXPECT_TRUE(r.report.passed()) << r.report.subject << " " << r.report.claim << ": " << r.report.counterexample.value_or("");
@@ -26,7 +31,7 @@ TEST(GpuScaling, EveryBuiltInPasses) {
 TEST(GpuScaling, EveryMutantIsKilled) {
     FLIPCHECK_REQUIRE_DEVICE();
     const auto rows = fc::gpu::verify_scaling(true);
-    EXPECT_EQ(rows.size(), 7u);
+    EXPECT_EQ(rows.size(), 8u);
     for (const auto& r : rows) {
         EXPECT_TRUE(r.mutant);
         EXPECT_FALSE(r.report.passed()) << r.report.subject << " survived " << r.report.checks << " checks";
@@ -40,6 +45,9 @@ TEST(GpuScaling, EveryMutantIsKilled) {
     EXPECT_NE(find("ge0_split_amax (GPU)").find("n=1 [0x80000000 (-0 zero)] is 0x7f800000"), std::string::npos);
     EXPECT_NE(find("unguarded_unsigned_amax (GPU)").find("is 0x80000000 (-0 zero)"), std::string::npos);
     EXPECT_NE(find("fmaxf_block_amax (GPU)").find("n=1 [0x7fc00000 (nan qnan)] is 0x00000000"), std::string::npos);
+    // A right RCEIL scale under OCP's floor: wrong first where the recipes part, over every amax.
+    EXPECT_NE(find("mx_scale_rceil under ocp_floor (GPU)").find("the first: amax 0x04600002"), std::string::npos)
+        << find("mx_scale_rceil under ocp_floor (GPU)");
 }
 
 // Every kernel above on small domains, for compute-sanitizer's memcheck and racecheck (the full
@@ -50,6 +58,7 @@ TEST(GpuScaling, SmallRunForSanitizers) {
     o.randoms = 10;
     o.edge_pairs = false;
     o.gpu_patterns = std::uint64_t(1) << 16;
+    o.gpu_ceil_recipes = true;
     for (const auto& r : fc::gpu::verify_scaling(false, o)) EXPECT_TRUE(r.report.passed()) << r.report.subject << ": " << *r.report.counterexample;
     for (const auto& r : fc::gpu::verify_scaling(true, o)) EXPECT_FALSE(r.report.passed()) << r.report.subject;
 }

@@ -71,8 +71,42 @@ TEST(GpuQuantize, CudasConversionsOnTheDevice) {
     }
 }
 
-// Every kernel above on a small domain around each element's largest value, for compute-
-// sanitizer's memcheck and racecheck: the same verdicts.
+// The registry's binary32 keys on every code of their declared order: each built-in passes, each
+// mutant is killed with the CPU's words (the CPU's every-core walk of the same order).
+TEST(GpuKeys, EveryBuiltInPassesAndEveryMutantIsKilledAsOnTheCpu) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    const auto right = fc::gpu::every_key_code(false);
+    EXPECT_EQ(right.size(), 4u);  // total_order_key, sql_key, sql_key_bytes, sql_key_widened
+    for (const auto& r : right) {
+        std::printf("%-28s %-24s %8.2f ms kernel %8.1f ms row  %s\n", r.report.subject.c_str(), r.report.claim.c_str(), r.kernel_ms,
+                    r.wall_ms, r.report.passed() ? "pass" : r.report.counterexample->c_str());
+        EXPECT_TRUE(r.report.passed()) << r.report.subject << ": " << r.report.counterexample.value_or("");
+        EXPECT_TRUE(r.report.exhaustive);
+        EXPECT_EQ(r.report.checks, std::uint64_t(1) << 32) << r.report.subject;
+    }
+    const auto wrong = fc::gpu::every_key_code(true);
+    EXPECT_EQ(wrong.size(), 3u);
+    for (const auto& r : wrong) {
+        std::printf("%-28s %-24s %8.2f ms kernel  %s\n", r.report.subject.c_str(), r.report.claim.c_str(), r.kernel_ms,
+                    r.report.counterexample.value_or("(survived)").c_str());
+        EXPECT_FALSE(r.report.passed()) << r.report.subject;
+    }
+    fc::scaling_options o;
+    o.every_binary32 = true;
+    const auto cpu = fc::check_canonical_key<fc::registry::sql_key_nan_payloads<fc::binary32>>(o);
+    bool found = false;
+    for (const auto& r : wrong)
+        if (r.report.subject == "sql_key_nan_payloads") {
+            found = true;
+            EXPECT_EQ(r.report.counterexample, cpu.counterexample);
+            EXPECT_EQ(r.report.failed, cpu.failed);
+            EXPECT_EQ(r.report.replay, cpu.replay);
+        }
+    EXPECT_TRUE(found);
+}
+
+// Every kernel above on a small domain around each element's largest value (a key's: around the
+// zeros), for compute-sanitizer's memcheck and racecheck: the same verdicts.
 TEST(GpuQuantize, SmallRunForSanitizers) {
     FLIPCHECK_REQUIRE_DEVICE();
     const std::uint64_t n = std::uint64_t(1) << 14;
@@ -81,4 +115,8 @@ TEST(GpuQuantize, SmallRunForSanitizers) {
     int killed = 0;
     for (const auto& r : fc::gpu::every_input(fc::gpu::quantizer_set::mutants, n)) killed += !r.report.passed();
     EXPECT_GT(killed, 0);
+    for (const auto& r : fc::gpu::every_key_code(false, n)) EXPECT_TRUE(r.report.passed()) << r.report.subject;
+    bool zeros_caught = false;
+    for (const auto& r : fc::gpu::every_key_code(true, n)) zeros_caught |= r.report.subject == "sql_key_signed_zeros" && !r.report.passed();
+    EXPECT_TRUE(zeros_caught);
 }

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "flipcheck/format.hpp"
 #include "flipcheck/formats.hpp"
@@ -31,10 +32,24 @@ constexpr std::string_view to_string(equivalence e) noexcept {
 
 // The integer's bytes, most significant first: what a byte key compares.
 template <class U>
-constexpr std::array<std::uint8_t, sizeof(U)> big_endian(U v) noexcept {
+FLIPCHECK_HD constexpr std::array<std::uint8_t, sizeof(U)> big_endian(U v) noexcept {
     std::array<std::uint8_t, sizeof(U)> out{};
     for (std::size_t i = 0; i < sizeof(U); ++i) out[i] = std::uint8_t(v >> (8 * (sizeof(U) - 1 - i)));
     return out;
+}
+
+// A key as one unsigned word that compares as the key does: an integer as itself, bytes (at most
+// 8) packed big-endian, byte 0 most significant. What the plug-in ABI and the GPU's walk compare.
+template <class K>
+FLIPCHECK_HD constexpr std::uint64_t key_word(const K& k) noexcept {
+    if constexpr (std::is_integral_v<K>) {
+        return std::uint64_t(k);
+    } else {
+        static_assert(sizeof(K) <= 8, "a key of more than 8 bytes has no one-word form");
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i < k.size(); ++i) w = w << 8 | k[i];
+        return w;
+    }
 }
 
 // ---- flipcheck's built-ins (IEEE-shaped formats: binary16, bfloat16, binary32, binary64) ----------
@@ -66,7 +81,7 @@ template <format F>
 struct sql_key_bytes {
     using format = F;
     static constexpr equivalence declared = equivalence::sql;
-    static std::array<std::uint8_t, sizeof(typename F::storage)> key(typename F::storage x) noexcept {
+    FLIPCHECK_HD static std::array<std::uint8_t, sizeof(typename F::storage)> key(typename F::storage x) noexcept {
         return big_endian(sql_key<F>::key(x));
     }
 };
@@ -77,7 +92,7 @@ template <class F = binary32>
 struct sql_key_widened {
     using format = binary32;
     static constexpr equivalence declared = equivalence::sql;
-    static std::array<std::uint8_t, 8> key(std::uint32_t x) noexcept {
+    FLIPCHECK_HD static std::array<std::uint8_t, 8> key(std::uint32_t x) noexcept {
         return big_endian(sql_key<binary64>::key(bit_cast<std::uint64_t>(double(bit_cast<float>(x)))));
     }
 };

@@ -62,6 +62,14 @@ FLIPCHECK_HD inline int ilogb(float x) noexcept {
 #endif
 }
 FLIPCHECK_HD inline bool isinf(float x) noexcept { return !isnan(x) && isnan(x - x); }
+// x * 2^k, exactly where it is representable (C's ldexp).
+FLIPCHECK_HD inline float ldexp(float x, int k) noexcept {
+#if defined(__CUDA_ARCH__)
+    return ::ldexpf(x, k);
+#else
+    return std::ldexp(x, k);
+#endif
+}
 
 // 1, with the oracle's functions (host and device: the GPU runs it on all 2^32 amaxes).
 FLIPCHECK_HD inline std::uint8_t mx_scale(int emax, float amax) noexcept {

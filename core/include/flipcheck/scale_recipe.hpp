@@ -37,23 +37,23 @@ inline constexpr scale_recipe all_recipes[] = {ocp_floor, rceil, rceil_eps};
 
 namespace oracle {
 
-// A recipe's e8m0 code for element E's largest finite `max_elem` (emax = its ilogb), with frexp
-// and a binary64 division (which rounds once to 53 bits, then to 24 innocuously: scale.hpp, 2).
-inline std::uint8_t recipe_scale(scale_recipe r, float max_elem, float amax) {
+// A recipe's e8m0 code for element E's largest finite `max_elem` (emax = its ilogb), with the
+// oracle's ilogb and a binary64 division (which rounds once to 53 bits, then to 24 innocuously:
+// scale.hpp, 2). Host and device: the GPU runs it on every binary32 amax.
+FLIPCHECK_HD inline std::uint8_t recipe_scale(scale_recipe r, float max_elem, float amax) noexcept {
     if (isnan(amax)) return 0xff;
-    double a = std::fabs(double(amax));
-    if (r.amax_floor > 0 && a < double(r.amax_floor)) a = double(r.amax_floor);
+    float a = amax < 0 ? -amax : amax;
+    if (r.amax_floor > 0 && a < r.amax_floor) a = r.amax_floor;
     if (a == 0) return 0x00;
-    if (std::isinf(a)) return 0xfe;
+    if (isinf(a)) return 0xfe;
     int k;
     if (r.round == scale_rounding::floor) {
-        k = std::ilogb(a) - std::ilogb(double(max_elem));
+        k = ilogb(a) - ilogb(max_elem);
     } else {
-        const double q = double(float(a / double(max_elem)));
+        const float q = float(double(a) / double(max_elem));
         if (q == 0) return 0x00;
-        int x;
-        const double f = std::frexp(q, &x);  // q = f * 2^x, f in [0.5, 1)
-        k = f == 0.5 ? x - 1 : x;            // ceil(log2 q)
+        k = ilogb(q);                   // floor(log2 q), then up unless q is 2^k itself
+        if (q != ldexp(1.0f, k)) ++k;   // ceil(log2 q)
     }
     const int code = k + 127;
     return std::uint8_t(code < 0 ? 0 : code > 254 ? 254 : code);

@@ -5,7 +5,9 @@
 //   FLIPCHECK_CHECK_ATOMIC(Suite, my_atomic);    an atomic::atomic_strategy, arg_atomic_strategy or
 //                                                lane_atomic_strategy (atomic.hpp)
 //   FLIPCHECK_CHECK_REDUCER(Suite, my_reducer);  a reducer_function or arg_reducer_function (check/reducers.hpp)
-//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale, decoder, MX block pipeline or quantizer (check/scaling.hpp)
+//   FLIPCHECK_CHECK_SCALING(Suite, my_amax);     an amax, scale (under its recipe), decoder, MX block pipeline (check/scaling.hpp)
+//   FLIPCHECK_CHECK_QUANTIZER(Suite, my_to_e4m3);  a quantizer (check/quantizers.hpp)
+//   FLIPCHECK_CHECK_KEY(Suite, my_index_key);    a canonical sort or index key (check/canonical_keys.hpp)
 //   FLIPCHECK_CHECK_PAIR_REDUCER(Suite, my_fp4x2_max);  a reducer of packed fp4 pairs (packed_reducer.hpp)
 //
 // A mapping gets Suite.<law> for each of the seven mapping laws (a RapidCheck property over
@@ -20,6 +22,8 @@
 // Fail fast: once a stage of a suite fails, its later stages are SKIPPED and say which failed.
 // A scaling subject gets Suite.against_the_oracle: check/scaling.hpp's check for its shape (every
 // array of up to three codes of a byte format; the edge battery and random arrays otherwise).
+// A quantizer or a canonical key gets Suite.against_the_oracle (the same check), Suite.drawn_inputs
+// (RapidCheck: two drawn inputs, every law between them and their negations, shrunk) and Suite.replay.
 // A reducer of packed pairs gets Suite.every_array (every array of up to three bytes, each lane
 // judged by its own oracle: exhaustive) and Suite.replay.
 // Each mapping and reducer also gets Suite.replay. A failure prints the counterexample (bits, value, class, law) and
@@ -231,6 +235,65 @@ void pair_replay(const char* suite) {
     ASSERT_TRUE(r.passed()) << pair_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
 }
 
+// ---- quantizers and canonical keys -----------------------------------------------------------------
+
+template <class X>
+concept many_to_one_subject = quantizer_subject<X> || canonical_key_subject<X>;
+
+// The subject's check on the listed inputs alone (check/quantizers.hpp's and check/canonical_keys.hpp's
+// `only`: their magnitudes, both signs, every law between them).
+template <many_to_one_subject X>
+scaling_report judge_inputs(const std::vector<typename X::format::storage>& only) {
+    using F = typename X::format;
+    using S = typename F::storage;
+    if constexpr (quantizer_subject<X>) {
+        using E = typename X::element;
+        return check_quantizer_of<F, E>(X::declared, [](S x) { return code_t<E>(X::quantize(x)); }, {}, only);
+    } else {
+        return check_canonical_key_of<F>(X::declared, [](S x) { return X::key(x); }, [](const auto& k) { return key_check::show_key(k); }, {},
+                                         only);
+    }
+}
+
+inline std::string scaling_text(const scaling_report& r) {
+    return r.shape + " (" + r.claim + "): " + (r.passed() ? "pass" : "FAIL: " + r.counterexample.value_or("")) + "\n  (" +
+           std::to_string(r.checks) + " inputs: " + r.domain + ")";
+}
+
+template <many_to_one_subject X>
+void against_the_oracle(const char* suite) {
+    if (skipped_after_failure(suite)) return;
+    const scaling_report r = check_scaling<X>();
+    ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+}
+
+// RapidCheck's stage: two drawn inputs (gen::bits: edge values, NaN payloads, random patterns), every
+// law between them and their negations; RapidCheck shrinks a failure's pair.
+template <many_to_one_subject X>
+void drawn_inputs(const char* suite) {
+    using F = typename X::format;
+    if (skipped_after_failure(suite)) return;
+    const std::vector<typename F::storage> xs{*gen::bits<F>(), *gen::bits<F>()};
+    const scaling_report r = judge_inputs<X>(xs);
+    if (!r.passed()) RC_FAIL(scaling_text(r) + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite));
+}
+
+template <many_to_one_subject X>
+void many_to_one_replay(const char* suite) {
+    using F = typename X::format;
+    const char* text = std::getenv("FLIPCHECK_CASE");
+    if (!text) GTEST_SKIP() << "set FLIPCHECK_CASE='" << F::name << ": <bits, comma-separated>' to check those inputs";
+    std::vector<typename F::storage> xs;
+    try {
+        xs = parse_case<F>(text).first;
+    } catch (const input_error& e) {
+        FAIL() << "FLIPCHECK_CASE: " << e.what();
+    }
+    if (xs.empty()) FAIL() << "FLIPCHECK_CASE lists no input";
+    const scaling_report r = judge_inputs<X>(xs);
+    ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+}
+
 }  // namespace flipcheck::rapidcheck
 
 // __VA_ARGS__ so that a type with commas in its template arguments needs no parentheses; the
@@ -282,14 +345,34 @@ void pair_replay(const char* suite) {
                   "FLIPCHECK_CHECK_SCALING needs a scaling subject: an amax (format, declared, amax(span)), " \
                   "an MX scale (element, scale(uint32_t)), a tensor scale (element, tensor_scale(float)), a " \
                   "decoder (format, decode(uint8_t)), a block scale (format, element, declared, "             \
-                  "block_scale(span)), a quantizer (format, element, declared, quantize(storage)) or a scale " \
-                  "value (element, scale_value(float)) (check/scaling.hpp)");                                \
+                  "block_scale(span)), a quantizer (format, element, declared, quantize(storage)), a scale " \
+                  "value (element, scale_value(float)) or a canonical key (format, declared, key(storage)) "  \
+                  "(check/scaling.hpp)");                                                                    \
     TEST(Suite, against_the_oracle) {                                                                       \
         const ::flipcheck::scaling_report r = ::flipcheck::check_scaling<__VA_ARGS__>();                    \
         EXPECT_TRUE(r.passed()) << #Suite << " (" << r.shape << ", " << r.claim << "): " << r.counterexample.value_or("") \
                                 << "\n  (" << r.checks << " inputs: " << r.domain << ")";                  \
     }                                                                                                       \
     static_assert(true)
+
+// A quantizer (check/quantizers.hpp) or a canonical key (check/canonical_keys.hpp): Suite.against_the_oracle
+// (every input of a 16-bit format; binary32's and binary64's sample), Suite.drawn_inputs (RapidCheck:
+// two drawn inputs, every law between them, shrunk) and Suite.replay (FLIPCHECK_CASE's inputs).
+#define FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, ...)                                                               \
+    TEST(Suite, against_the_oracle) { ::flipcheck::rapidcheck::against_the_oracle<__VA_ARGS__>(#Suite); }           \
+    RC_GTEST_PROP(Suite, drawn_inputs, ()) { ::flipcheck::rapidcheck::drawn_inputs<__VA_ARGS__>(#Suite); }           \
+    TEST(Suite, replay) { ::flipcheck::rapidcheck::many_to_one_replay<__VA_ARGS__>(#Suite); }                        \
+    static_assert(true)
+#define FLIPCHECK_CHECK_QUANTIZER(Suite, ...)                                                                         \
+    static_assert(::flipcheck::quantizer_subject<__VA_ARGS__>,                                                        \
+                  "FLIPCHECK_CHECK_QUANTIZER needs a quantizer: format (binary32, bfloat16 or binary16), element, "  \
+                  "declared (a quantize_policy) and static code quantize(storage) (check/quantizers.hpp)");           \
+    FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, __VA_ARGS__)
+#define FLIPCHECK_CHECK_KEY(Suite, ...)                                                                               \
+    static_assert(::flipcheck::canonical_key_subject<__VA_ARGS__>,                                                    \
+                  "FLIPCHECK_CHECK_KEY needs a canonical key: format, declared (an equivalence) and static K "       \
+                  "key(storage), K an unsigned integer or std::array<std::uint8_t, N> (check/canonical_keys.hpp)");   \
+    FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, __VA_ARGS__)
 
 #define FLIPCHECK_CHECK_REDUCER(Suite, ...)                                                                 \
     static_assert(::flipcheck::reducer_function<__VA_ARGS__> || ::flipcheck::arg_reducer_function<__VA_ARGS__>, \

@@ -15,7 +15,7 @@ template <format F>
 struct sql_key_signed_zeros {
     using format = F;
     static constexpr equivalence declared = equivalence::sql;
-    static typename F::storage key(typename F::storage x) noexcept {
+    FLIPCHECK_HD static typename F::storage key(typename F::storage x) noexcept {
         if (F::is_nan_bits(x)) return F::all_ones;
         return sign_flip_branchless<F>::encode(x);
     }
@@ -27,7 +27,7 @@ template <format F>
 struct sql_key_nan_payloads {
     using format = F;
     static constexpr equivalence declared = equivalence::sql;
-    static typename F::storage key(typename F::storage x) noexcept {
+    FLIPCHECK_HD static typename F::storage key(typename F::storage x) noexcept {
         if (x == F::sign_mask) x = 0;
         return sign_flip_branchless<F>::encode(x);
     }
@@ -39,9 +39,12 @@ template <format F>
 struct sql_key_little_endian {
     using format = F;
     static constexpr equivalence declared = equivalence::sql;
-    static std::array<std::uint8_t, sizeof(typename F::storage)> key(typename F::storage x) noexcept {
+    FLIPCHECK_HD static std::array<std::uint8_t, sizeof(typename F::storage)> key(typename F::storage x) noexcept {
         auto b = big_endian(sql_key<F>::key(x));
-        for (std::size_t i = 0; i < b.size() / 2; ++i) std::swap(b[i], b[b.size() - 1 - i]);
+        for (std::size_t i = 0; i < b.size() / 2; ++i) {
+            const std::uint8_t t = b[i];
+            b[i] = b[b.size() - 1 - i], b[b.size() - 1 - i] = t;
+        }
         return b;
     }
 };

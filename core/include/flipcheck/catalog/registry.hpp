@@ -498,7 +498,7 @@ using scaling_mutant_instances = instances<scaling_mutants>;
 // (A struct, not an alias template: nvcc 13's front end loses an alias's text parameters.)
 template <std::uint8_t Id, text Name, template <class> class T, bool Wrong, law_id KilledBy, text Origin, text Description, class On>
 struct key_entry : scaling_entry<Id, Name, T, Wrong, KilledBy, Origin, Description, On, kind::key, kind::key_mutant> {};
-using key_formats = formats_of<binary16, bfloat16, binary32>;
+using key_formats = formats_of<binary16, bfloat16, binary32, binary64>;  // binary64 sampled
 template <class F>
 using sql_key_widened = flipcheck::sql_key_widened<F>;
 template <class F>

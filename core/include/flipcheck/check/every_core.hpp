@@ -10,11 +10,11 @@
 namespace flipcheck {
 
 // chunk(begin, end) for consecutive [begin, end) covering [first, last), one per thread (fewer
-// when the range is short); their results, in order.
+// when the range is short; `threads` of them, 0: one per hardware thread); their results, in order.
 template <class Chunk>
-auto every_core_chunks(std::uint64_t first, std::uint64_t last, Chunk&& chunk) {
+auto every_core_chunks(std::uint64_t first, std::uint64_t last, Chunk&& chunk, unsigned threads = 0) {
     using R = decltype(chunk(first, last));
-    const std::uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     const std::uint64_t n = last > first ? last - first : 0, per = std::max<std::uint64_t>(1, (n + threads - 1) / threads);
     std::vector<R> out;
     std::vector<std::uint64_t> begins;

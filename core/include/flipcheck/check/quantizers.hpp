@@ -323,7 +323,7 @@ scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scali
     } else {
         if (o.every_binary32) {
             r.exhaustive = true;
-            r.domain = std::string(qc::every_binary32_domain) + ", every core";
+            r.domain = std::string(qc::every_binary32_domain) + (o.threads == 1 ? "" : ", every core");
             // Each chunk but the first starts one magnitude early, only to give the order law its
             // first neighbour pair (the walk's warm_up); that magnitude is the previous chunk's.
             const auto parts = every_core_chunks(0, std::uint64_t(top) + 1, [&](std::uint64_t a, std::uint64_t e) {
@@ -332,7 +332,7 @@ scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scali
                 const auto v = steps.view();
                 qc::walk<F, E>(out, value, q, qc::stepped_want<F, C>{v, v.find(std::uint32_t(from))}, from, e - 1, nullptr, 0, a != 0);
                 return out;
-            });
+            }, o.threads);
             for (const auto& part : parts) f.merge(part);
         } else {
             const std::vector<S>& mags = qc::sampled_binary32<E>();

@@ -96,14 +96,14 @@ inline const char* scale_domain_words =
 // The forms over a function take a replayed case's inputs instead of their domain (`only`).
 // Every non-negative binary32 amax (2^31; the sign of an amax is ignored by every recipe), on
 // every core: the exhaustive domain of a scale (scaling_options::every_binary32).
-inline const char* every_amax_words = "every non-negative binary32 amax (exhaustive, every core)";
+inline const char* every_amax_words = "every non-negative binary32 amax (exhaustive";
 template <class Judge>
-std::optional<std::uint32_t> first_failing_amax(Judge&& fails) {
+std::optional<std::uint32_t> first_failing_amax(Judge&& fails, unsigned threads = 0) {
     for (const auto& first : every_core_chunks(0, std::uint64_t(1) << 31, [&](std::uint64_t a, std::uint64_t e) {
              for (; a < e; ++a)
                  if (fails(std::uint32_t(a))) return std::optional<std::uint32_t>(std::uint32_t(a));
              return std::optional<std::uint32_t>();
-         }))
+         }, threads))
         if (first) return first;
     return std::nullopt;
 }
@@ -113,13 +113,14 @@ std::optional<std::uint32_t> first_failing_amax(Judge&& fails) {
 // a power of two in range: law scale_power_of_two).
 template <format E, class CodeOf>
 scaling_report judge_mx_scale(std::string shape, scale_recipe recipe, CodeOf&& code_of, const std::vector<std::uint32_t>& only,
-                              bool every) {
+                              bool every, unsigned threads = 0) {
     const float max_elem = E::to_value(E::max_finite);
     // OCP's recipe, the default, goes unnamed in the claim (as before recipes existed); the
     // counterexample names it always.
     const bool named = recipe.name != ocp_floor.name;
     scaling_report r{"", std::move(shape), std::string("element ") + std::string(E::name) + (named ? ", recipe " + std::string(recipe.name) : ""),
-                     only.empty() ? (every ? every_amax_words : scale_domain_words) : only_words, every && only.empty(), 0, {}};
+                     only.empty() ? (every ? std::string(every_amax_words) + (threads == 1 ? ")" : ", every core)") : scale_domain_words) : only_words,
+                     every && only.empty(), 0, {}};
     std::string why;
     auto fails = [&](std::uint32_t a) {
         const auto got = code_of(a, why);
@@ -128,7 +129,7 @@ scaling_report judge_mx_scale(std::string shape, scale_recipe recipe, CodeOf&& c
     std::optional<std::uint32_t> bad;
     std::set<std::uint8_t> reached;
     if (every && only.empty()) {
-        bad = first_failing_amax(fails);
+        bad = first_failing_amax(fails, threads);
         r.checks = bad ? *bad + 1 : std::uint64_t(1) << 31;
     } else {
         for (std::uint32_t a : only.empty() ? scale_domain() : only) {
@@ -155,9 +156,9 @@ scaling_report judge_mx_scale(std::string shape, scale_recipe recipe, CodeOf&& c
 
 template <format E, class ScaleOf>
 scaling_report check_mx_scale_of(ScaleOf&& scale_of, const std::vector<std::uint32_t>& only = {}, scale_recipe recipe = ocp_floor,
-                                 bool every = false) {
+                                 bool every = false, unsigned threads = 0) {
     return judge_mx_scale<E>("mx scale", recipe, [&](std::uint32_t a, std::string&) { return std::optional<std::uint8_t>(scale_of(a)); },
-                             only, every);
+                             only, every, threads);
 }
 template <mx_scale_subject X>
 scaling_report check_mx_scale(const scaling_options& o = {}) {
@@ -176,7 +177,7 @@ inline std::optional<std::uint8_t> e8m0_code_of(float x) {
 }
 template <format E, class ValueOf>
 scaling_report check_mx_scale_value_of(ValueOf&& value_of, const std::vector<std::uint32_t>& only = {}, scale_recipe recipe = ocp_floor,
-                                       bool every = false) {
+                                       bool every = false, unsigned threads = 0) {
     return judge_mx_scale<E>(
         "scale value", recipe,
         [&](std::uint32_t a, std::string& why) {
@@ -185,7 +186,7 @@ scaling_report check_mx_scale_value_of(ValueOf&& value_of, const std::vector<std
             if (!c) why = show_float(x) + ", which is no power of two from 2^-127 to 2^127 (no e8m0 scale)";
             return c;
         },
-        only, every);
+        only, every, threads);
 }
 template <mx_scale_value_subject X>
 scaling_report check_mx_scale_value(const scaling_options& o = {}) {

@@ -28,8 +28,11 @@ struct scaling_options {
     bool every_triple = false;   // byte formats: every array of 3 codes too (16.7M arrays per subject)
     bool edge_pairs = true;      // the edge battery's pairs and triples (off: singles and randoms only,
                                  // for runs under compute-sanitizer)
-    bool every_binary32 = false;  // quantizers: every binary32 input (every core), not a sample
+    bool every_binary32 = false;  // quantizers, scales, keys: every binary32 input (every core), not a sample
+    unsigned threads = 0;         // the threads of an every_binary32 check (0: every core; a plug-in's loader: 1)
     std::uint64_t gpu_patterns = std::uint64_t(1) << 32;  // the GPU's exhaustive domains: 2^32 (less: a sample)
+    bool gpu_ceil_recipes = false;  // the GPU's built-ins: RCEIL's and RCEIL-eps's scales on every amax too
+                                    // (gpu_amax_test; the main job leaves them out: 40 ms of its 1.0 s budget)
 };
 
 // The domain's words when a check judges a replayed case's inputs only.

@@ -48,8 +48,17 @@ enum flipcheck_subject_kind {
     flipcheck_kind_lane_atomic = 12, /* an atomic strategy whose value is one lane of a word its neighbours share
                                         (shared_word_bits): run_lanes and run_steps report every lane; run answers
                                         the lane at byte offset 0 */
-    flipcheck_kind_pair_reducer = 13 /* run: xs = bytes of two packed codes each (element 0 in the low nibble);
+    flipcheck_kind_pair_reducer = 13, /* run: xs = bytes of two packed codes each (element 0 in the low nibble);
                                         out: the answer byte, lane by lane. format_id: the lane's format */
+    /* Many-to-one maps (check/quantizers.hpp, check/scales.hpp, check/canonical_keys.hpp); what each
+       declares is in the subject's `policy` word (below). */
+    flipcheck_kind_quantizer = 14,   /* run: xs = one input word (binary32, bfloat16 or binary16); out: the element's
+                                        code. format_id: the input's | the element's << 8. policy: rounding | saturation << 8 */
+    flipcheck_kind_scale_value = 15, /* run: xs = one binary32 amax; out: the scale's binary32 bits (a power of two, the
+                                        e8m0 scale's value). format_id: the element's. policy: the recipe */
+    flipcheck_kind_canonical_key = 16 /* run: xs = one input word; out: the key (an integer, or bytes packed big-endian:
+                                        byte 0 most significant). format_id: the input's (IEEE-shaped). policy:
+                                        equivalence | key bytes (1-8) << 8 | 1 << 16 for a byte key */
 };
 /* Kinds are appended without a new ABI version: no struct changes, and a loader that does not
  * know a kind refuses the subject by name ("unknown kind"), never misreads it. */
@@ -155,7 +164,16 @@ typedef struct flipcheck_subject_v2 {
      * for an empty input, -1 on an error with a message. */
     int (*run_lanes)(const void* xs, size_t n, const size_t* order, const flipcheck_run_sink_v2* sink, char* error, size_t error_size);
     uint32_t shared_word_bits; /* a lane strategy's word: 16, 32 or 64; 0 for every other kind */
-    uint32_t reserved;         /* 0 */
+    /* What a many-to-one map or a scale declares (named `reserved`, always 0, before kinds 14-16, so
+       every older library reads as the defaults). Enum values as in the C++ headers:
+         mx scale, scale value  the recipe: 0 ocp_floor, 1 rceil, 2 rceil_eps (scale_recipe.hpp)
+         tensor scale           the binary32 bits of the largest value it aims at; 0: the element's largest finite
+         quantizer              rounding (0 nearest_even, 1 toward_zero, 2 up) | saturation (0 finite, 1 infinity,
+                                2 nan) << 8 (quantize.hpp)
+         canonical key          equivalence (0 total_order, 1 sql, 2 numeric) | the key's bytes << 8 | 1 << 16 when
+                                the key is bytes compared as bytes (memcmp) rather than an integer (canonical_key.hpp)
+       0 for every other kind. */
+    uint32_t policy;
 } flipcheck_subject_v2;
 
 typedef struct flipcheck_plugin_v2 {

@@ -5,13 +5,14 @@
 //
 // Each type is a mapping (mapping.hpp), an atomic strategy of any shape (atomic.hpp: value, arg or
 // lane), a reducer function (check/reducers.hpp), a reducer of packed pairs (packed_reducer.hpp), or one of
-// check/scaling.hpp's shapes (an amax, an MX or tensor scale, a decoder, an MX block scale, an
-// NVFP4 block scale), over any format of `flipcheck list` (the byte formats too), with a `name`,
+// check/scaling.hpp's shapes (an amax, an MX scale as a code or a value under its recipe, a tensor
+// scale, a decoder, an MX block scale, an NVFP4 block scale, a quantizer, a canonical key), over any format of `flipcheck list` (the byte formats too), with a `name`,
 // which the command line's --subject takes. The macro writes the C entry point of plugin/abi.h
 // (ABI v2); every call into your code is wrapped so that an exception comes back as an error
 // message, never across the C boundary. A mapping's sweep and an atomic strategy's interleaved
 // steps run inside the library, compiled with your code inlined, so they are as fast as a test's.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "flipcheck/atomic.hpp"
@@ -203,6 +205,39 @@ int nvfp4_scale_entry(const void* d, std::size_t n, const std::size_t*, std::uin
                                            [](auto x) { return X::block_scale(bit_cast<float>(x[0]), bit_cast<float>(x[1])); });
 }
 
+template <class X>
+int scale_value_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<std::uint32_t, 1>(d, n, out, e, size, [](auto x) { return bit_cast<std::uint32_t>(float(X::scale_value(bit_cast<float>(x[0])))); });
+}
+template <class X>
+int quantizer_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<typename X::format::storage, 1>(d, n, out, e, size, [](auto x) { return code_t<typename X::element>(X::quantize(x[0])); });
+}
+// A key travels as its one-word form (canonical_key.hpp's key_word: bytes packed big-endian).
+template <class X>
+int canonical_key_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<typename X::format::storage, 1>(d, n, out, e, size, [](auto x) { return key_word(X::key(x[0])); });
+}
+
+// The policy word (plugin/abi.h) of a scale's recipe: its index in all_recipes.
+template <class X>
+constexpr std::uint32_t recipe_id() {
+    constexpr scale_recipe r = declared_recipe<X>();
+    for (std::uint32_t i = 0; i < std::size(all_recipes); ++i)
+        if (all_recipes[i].round == r.round && all_recipes[i].amax_floor == r.amax_floor) return i;
+    return ~0u;
+}
+// A canonical key's: its equivalence, its width in bytes, and whether it is bytes.
+template <class X>
+constexpr std::uint32_t key_policy() {
+    using K = std::remove_cvref_t<decltype(X::key(typename X::format::storage{}))>;
+    constexpr bool bytes = !std::is_integral_v<K>;
+    static_assert(sizeof(K) >= 1 && sizeof(K) <= 8 && (!bytes || std::is_same_v<K, std::array<std::uint8_t, sizeof(K)>>),
+                  "a plug-in's canonical key is an unsigned integer or std::array<std::uint8_t, N> of at most 8 bytes "
+                  "(a wider key: check it in C++ with FLIPCHECK_CHECK_KEY)");
+    return std::uint32_t(X::declared) | std::uint32_t(sizeof(K)) << 8 | std::uint32_t(bytes) << 16;
+}
+
 template <class A>
 int amax_entry(const void* data, std::size_t n, const std::size_t*, std::uint64_t* out, char* error, std::size_t size) {
     return guarded(error, size, [&] {
@@ -234,11 +269,28 @@ flipcheck_subject_v2 subject() {
         s.format_id |= std::uint32_t(registry::format_id<typename T::element>) << 8;
         s.nan = std::uint32_t(T::declared);
         s.run = &block_scale_entry<T>;
-    } else if constexpr (mx_scale_subject<T>) {
-        s.kind = flipcheck_kind_mx_scale;
-        s.run = &mx_scale_entry<T>;
+    } else if constexpr (quantizer_subject<T>) {
+        s.kind = flipcheck_kind_quantizer;
+        s.format_id |= std::uint32_t(registry::format_id<typename T::element>) << 8;
+        s.policy = std::uint32_t(quantize_policy(T::declared).round) | std::uint32_t(quantize_policy(T::declared).saturate) << 8;
+        s.run = &quantizer_entry<T>;
+    } else if constexpr (canonical_key_subject<T>) {
+        s.kind = flipcheck_kind_canonical_key;
+        s.policy = key_policy<T>();
+        s.run = &canonical_key_entry<T>;
+    } else if constexpr (mx_scale_subject<T> || mx_scale_value_subject<T>) {
+        static_assert(recipe_id<T>() != ~0u, "a plug-in's scale declares one of all_recipes (ocp_floor, rceil, rceil_eps)");
+        s.policy = recipe_id<T>();
+        if constexpr (mx_scale_subject<T>) {
+            s.kind = flipcheck_kind_mx_scale;
+            s.run = &mx_scale_entry<T>;
+        } else {
+            s.kind = flipcheck_kind_scale_value;
+            s.run = &scale_value_entry<T>;
+        }
     } else if constexpr (tensor_scale_subject<T>) {
         s.kind = flipcheck_kind_tensor_scale;
+        if constexpr (requires { T::max_value; }) s.policy = bit_cast<std::uint32_t>(float(T::max_value));
         s.run = &tensor_scale_entry<T>;
     } else if constexpr (decode_subject<T>) {
         s.kind = flipcheck_kind_decode;
@@ -250,7 +302,8 @@ flipcheck_subject_v2 subject() {
         static_assert(reducer_function<T> || arg_reducer_function<T> || packed::pair_reducer_function<T> ||
                           atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T> || atomic::lane_atomic_strategy<T>,
                       "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies (value, arg or lane), reducer "
-                      "functions, reducers of packed pairs and the scaling path's shapes (scaling_check.hpp)");
+                      "functions, reducers of packed pairs, the scaling path's shapes, quantizers and canonical keys "
+                      "(check/scaling.hpp)");
         constexpr bool stepped = atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T> || atomic::lane_atomic_strategy<T>;
         s.kind = packed::pair_reducer_function<T>    ? flipcheck_kind_pair_reducer  // before reducers: it is one too
                  : atomic::lane_atomic_strategy<T>  ? flipcheck_kind_lane_atomic

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,6 +48,9 @@ inline std::string_view kind_name(std::uint32_t kind) {
         case flipcheck_kind_nvfp4_scale: return "nvfp4 scale";
         case flipcheck_kind_lane_atomic: return "lane atomic strategy";
         case flipcheck_kind_pair_reducer: return "pair reducer";
+        case flipcheck_kind_quantizer: return "quantizer";
+        case flipcheck_kind_scale_value: return "scale value";
+        case flipcheck_kind_canonical_key: return "canonical key";
         default: return "?";
     }
 }
@@ -55,9 +59,42 @@ inline bool is_mapping(const flipcheck_subject_v2& s) { return s.kind == flipche
 inline bool is_atomic(const flipcheck_subject_v2& s) {
     return s.kind == flipcheck_kind_atomic || s.kind == flipcheck_kind_arg_atomic || s.kind == flipcheck_kind_lane_atomic;
 }
-// The scaling path's shapes after amax: one call per input, judged by check/scaling.hpp.
-inline bool is_scale(const flipcheck_subject_v2& s) {
-    return s.kind >= flipcheck_kind_mx_scale && s.kind <= flipcheck_kind_nvfp4_scale;
+// The scaling path's shapes after amax, quantizers and canonical keys: one call per input (a
+// block's for a block scale), judged by check/scaling.hpp.
+inline bool is_scaling(const flipcheck_subject_v2& s) {
+    return (s.kind >= flipcheck_kind_mx_scale && s.kind <= flipcheck_kind_nvfp4_scale) ||
+           (s.kind >= flipcheck_kind_quantizer && s.kind <= flipcheck_kind_canonical_key);
+}
+// Whose inputs are binary32 whatever format_id says (an amax; an NVFP4 scale's amax and global scale).
+inline bool takes_binary32(const flipcheck_subject_v2& s) {
+    return s.kind == flipcheck_kind_mx_scale || s.kind == flipcheck_kind_tensor_scale || s.kind == flipcheck_kind_scale_value ||
+           s.kind == flipcheck_kind_nvfp4_scale;
+}
+// Whose format bits 8-15 of format_id name: a block scale's and a quantizer's element.
+inline bool has_element(const flipcheck_subject_v2& s) {
+    return s.kind == flipcheck_kind_block_scale || s.kind == flipcheck_kind_quantizer;
+}
+
+// The element (bits 8-15 of format_id) of a block scale or quantizer: calls f.template operator()<E>().
+template <class Fn>
+void with_element(const flipcheck_subject_v2& s, Fn&& f) {
+    if (registry::with_id<registry::all_formats>(std::uint8_t(s.format_id >> 8), [&]<class FE>() { f.template operator()<typename FE::type>(); }))
+        return;
+    throw input_error("subject " + std::string(s.name) + " has format id " + std::to_string(s.format_id) +
+                      " (its element, in bits 8-15, is not a format)");
+}
+
+// What a canonical key's policy word (plugin/abi.h) says.
+struct key_shape {
+    equivalence declared;
+    unsigned bytes;   // 1-8
+    bool as_bytes;    // compared as bytes (big-endian in the word), not as an integer
+};
+inline key_shape key_shape_of(const flipcheck_subject_v2& s) {
+    return {equivalence(s.policy & 0xff), (s.policy >> 8) & 0xff, ((s.policy >> 16) & 1) != 0};
+}
+inline quantize_policy quantize_policy_of(const flipcheck_subject_v2& s) {
+    return {rounding(s.policy & 0xff), saturation((s.policy >> 8) & 0xff)};
 }
 
 // The format entry of a subject (any of formats.hpp's all_formats: the IEEE ones and the byte
@@ -144,12 +181,13 @@ private:
             seen.push_back(n);
             if (kind_name(s.kind) == "?") throw input_error("subject " + n + " has unknown kind " + std::to_string(s.kind));
             format_name(s);  // throws on an unknown format id
-            // Bits 8-15 name a block scale's element (which it must have), and nothing else's.
-            const bool element = s.kind == flipcheck_kind_block_scale;
+            // Bits 8-15 name a block scale's or quantizer's element (which it must have), and nothing else's.
+            const bool element = has_element(s);
             if (element ? s.format_id >> 16 || !registry::with_id<registry::all_formats>(std::uint8_t(s.format_id >> 8), []<class>() {})
                         : s.format_id >> 8 != 0)
                 throw input_error("subject " + n + " has format id " + std::to_string(s.format_id) +
-                                  (element ? " (a block scale's element, in bits 8-15, is not a format)" : " (not a format)"));
+                                  (element ? " (its element, in bits 8-15, is not a format)" : " (not a format)"));
+            validate_policy(s);
             // A shape over a format it cannot take is refused here, as bad input, not when it runs.
             with_format(s, [&]<class F>() {
                 if (s.kind == flipcheck_kind_decode && F::width != 8)
@@ -172,6 +210,56 @@ private:
                                   " bits (a lane strategy's is 16, 32 or 64; every other kind's 0)");
             if (!is_mapping(s) && (s.op > 1 || s.nan > 3 || s.zero > 1 || s.ties > 2))
                 throw input_error("subject " + n + " declares an unknown operation or policy");
+        }
+    }
+
+    // The policy word (plugin/abi.h): what a quantizer, key or scale declares, and that its
+    // formats can take it; 0 for every kind that has none.
+    static void validate_policy(const flipcheck_subject_v2& s) {
+        const std::string n = s.name;
+        const std::uint32_t p = s.policy;
+        auto refuse = [&](const std::string& why) { throw input_error("subject " + n + " declares " + why); };
+        switch (s.kind) {
+            case flipcheck_kind_mx_scale:
+            case flipcheck_kind_scale_value:
+                if (p >= std::size(all_recipes)) refuse("recipe " + std::to_string(p) + " (known: 0 ocp_floor, 1 rceil, 2 rceil_eps)");
+                return;
+            case flipcheck_kind_tensor_scale: {
+                const float target = bit_cast<float>(p);
+                if (p != 0 && !(target > 0 && target < std::numeric_limits<float>::infinity()))
+                    refuse("a tensor scale target of " + show<binary32>(p) + " (a positive finite binary32, or 0 for the element's largest)");
+                return;
+            }
+            case flipcheck_kind_quantizer: {
+                if ((p & 0xff) > 2 || ((p >> 8) & 0xff) > 2 || p >> 16)
+                    refuse("policy word " + hex(p, 32) + " (a quantizer's: rounding 0-2 | saturation 0-2 << 8)");
+                with_format(s, [&]<class F>() {
+                    if constexpr (!quantizer_input<F>)
+                        refuse("a quantizer from " + std::string(F::name) + " (its input is binary32, bfloat16 or binary16)");
+                });
+                with_element(s, [&]<class E>() {
+                    if constexpr (!element_format<E>) {
+                        refuse("a quantizer to " + std::string(E::name) + ", which is no element (signed fp8, fp6, fp4, binary16 or bfloat16)");
+                    } else {
+                        const quantize_policy q = quantize_policy_of(s);
+                        if (!can_declare<E>(q))
+                            refuse("saturation=" + std::string(to_string(q.saturate)) + ", which " + std::string(E::name) + " has no code for");
+                    }
+                });
+                return;
+            }
+            case flipcheck_kind_canonical_key: {
+                const key_shape k = key_shape_of(s);
+                if ((p & 0xff) > 2 || k.bytes < 1 || k.bytes > 8 || p >> 17)
+                    refuse("policy word " + hex(p, 32) + " (a canonical key's: equivalence 0-2 | bytes 1-8 << 8 | 1 << 16 for bytes)");
+                with_format(s, [&]<class F>() {
+                    if constexpr (!key_input<F>)
+                        refuse("a key of " + std::string(F::name) + " (canonical keys are of binary16, bfloat16, binary32 or binary64)");
+                });
+                return;
+            }
+            default:
+                if (p != 0) refuse("policy word " + hex(p, 32) + ", which a " + std::string(kind_name(s.kind)) + " does not have (0)");
         }
     }
 
@@ -324,12 +412,26 @@ inline std::vector<exhaustive_row> check_pairs(const flipcheck_subject_v2& e, co
     return rows;
 }
 
-// An exported scale, decoder, block scale or NVFP4 scale (is_scale) checked as check/scaling.hpp
-// checks the type it came from; with `replay` (a failure's case, as its report's replay says it),
-// on that case's inputs alone. A case that does not parse is an input_error.
-inline scaling_report check_scale(const flipcheck_subject_v2& e, const scaling_options& o, const std::string& replay = "") {
+// An exported scale, decoder, block scale, NVFP4 scale, quantizer or canonical key (is_scaling)
+// checked as check/scaling.hpp checks the type it came from, on one thread (the ABI's callers are
+// single-threaded); with `replay` (a failure's case, as its report's replay says it), on that
+// case's inputs alone. A case that does not parse is an input_error. `on_call` sees each input
+// (its bits, widened) before the subject does.
+inline scaling_report check_scaling(const flipcheck_subject_v2& e, scaling_options o, const std::string& replay = "",
+                                    const std::function<void(std::span<const std::uint64_t>)>& on_call = {}) {
     scaling_report r;
-    auto u32 = [&](std::uint32_t x) { return call<std::uint32_t>(e, std::span(&x, 1)); };
+    o.threads = 1;
+    // Every call goes through here: the inputs noted, then the subject's run.
+    auto run = [&]<class In>(std::span<const In> xs) {
+        if (on_call) {
+            std::uint64_t bits[mx_block];
+            const std::size_t n = std::min(xs.size(), std::size_t(mx_block));
+            for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint64_t(xs[i]);
+            on_call(std::span<const std::uint64_t>(bits, n));
+        }
+        return call<In>(e, xs);
+    };
+    auto u32 = [&](std::uint32_t x) { return run(std::span<const std::uint32_t>(&x, 1)); };
     // The case's bits, in the format the subject's inputs are of; empty without a case.
     auto inputs = [&]<class In>() {
         std::vector<typename In::storage> v;
@@ -341,15 +443,46 @@ inline scaling_report check_scale(const flipcheck_subject_v2& e, const scaling_o
     with_format(e, [&]<class F>() {
         switch (e.kind) {
             case flipcheck_kind_mx_scale:
-                r = check_mx_scale_of<F>([&](std::uint32_t a) { return std::uint8_t(u32(a)); }, inputs.template operator()<binary32>());
+                r = check_mx_scale_of<F>([&](std::uint32_t a) { return std::uint8_t(u32(a)); }, inputs.template operator()<binary32>(),
+                                         all_recipes[e.policy], o.every_binary32, o.threads);
+                break;
+            case flipcheck_kind_scale_value:
+                r = check_mx_scale_value_of<F>([&](float a) { return bit_cast<float>(std::uint32_t(u32(bit_cast<std::uint32_t>(a)))); },
+                                               inputs.template operator()<binary32>(), all_recipes[e.policy], o.every_binary32, o.threads);
+                break;
+            case flipcheck_kind_quantizer:
+                with_element(e, [&]<class E>() {
+                    if constexpr (quantizer_input<F> && element_format<E>) {
+                        using S = typename F::storage;
+                        r = check_quantizer_of<F, E>(
+                            quantize_policy_of(e), [&](S x) { return code_t<E>(run(std::span<const S>(&x, 1))); }, o,
+                            inputs.template operator()<F>());
+                    }  // (load time refuses other formats: plugin::library)
+                });
+                break;
+            case flipcheck_kind_canonical_key:
+                if constexpr (key_input<F>) {
+                    using S = typename F::storage;
+                    const key_shape k = key_shape_of(e);
+                    r = check_canonical_key_of<F>(
+                        k.declared, [&](S x) { return run(std::span<const S>(&x, 1)); },
+                        [k](std::uint64_t w) {
+                            if (!k.as_bytes) return hex(w, int(8 * k.bytes));
+                            std::string s = "bytes";
+                            for (unsigned i = k.bytes; i-- > 0;) s += " " + hex(std::uint8_t(w >> (8 * i)), 8).substr(2);
+                            return s;
+                        },
+                        o, inputs.template operator()<F>());
+                }  // (load time refuses other formats: plugin::library)
                 break;
             case flipcheck_kind_tensor_scale:
                 r = check_tensor_scale_of<F>([&](float a) { return bit_cast<float>(std::uint32_t(u32(bit_cast<std::uint32_t>(a)))); },
-                                             inputs.template operator()<binary32>());
+                                             inputs.template operator()<binary32>(),
+                                             e.policy ? bit_cast<float>(e.policy) : F::to_value(F::max_finite));
                 break;
             case flipcheck_kind_decode:
                 if constexpr (F::width == 8)
-                    r = check_decode_of<F>([&](std::uint8_t c) { return bit_cast<float>(std::uint32_t(call<std::uint8_t>(e, std::span(&c, 1)))); },
+                    r = check_decode_of<F>([&](std::uint8_t c) { return bit_cast<float>(std::uint32_t(run(std::span<const std::uint8_t>(&c, 1)))); },
                                            inputs.template operator()<F>());
                 break;  // (load time refuses a decoder of a wider format: plugin::library)
             case flipcheck_kind_nvfp4_scale: {
@@ -358,23 +491,23 @@ inline scaling_report check_scale(const flipcheck_subject_v2& e, const scaling_o
                 r = check_nvfp4_scale_of(
                     [&](float a, float g) {
                         const std::uint32_t in[2] = {bit_cast<std::uint32_t>(a), bit_cast<std::uint32_t>(g)};
-                        return std::uint8_t(call<std::uint32_t>(e, std::span(in)));
+                        return std::uint8_t(run(std::span<const std::uint32_t>(in)));
                     },
                     pairs);
                 break;
             }
             case flipcheck_kind_block_scale:
-                registry::with_id<registry::all_formats>(std::uint8_t(e.format_id >> 8), [&]<class EE>() {
+                with_element(e, [&]<class EE>() {
                     using S = typename F::storage;
                     if constexpr (amax_format<F>) {
                         std::vector<std::vector<S>> only;
                         if (auto block = inputs.template operator()<F>(); !block.empty()) only.push_back(std::move(block));
-                        r = check_block_scale_of<F, typename EE::type>(
-                            nan_policy(e.nan), [&](std::span<const S> b) { return std::uint8_t(call<S>(e, b)); }, o, only);
+                        r = check_block_scale_of<F, EE>(
+                            nan_policy(e.nan), [&](std::span<const S> b) { return std::uint8_t(run(b)); }, o, only);
                     }
                 });
                 break;
-            default: throw input_error("subject " + std::string(e.name) + " is a " + std::string(kind_name(e.kind)) + ", not a scale");
+            default: throw input_error("subject " + std::string(e.name) + " is a " + std::string(kind_name(e.kind)) + ", not of the scaling path");
         }
     });
     r.subject = e.name;

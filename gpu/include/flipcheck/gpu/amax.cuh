@@ -18,7 +18,9 @@
 #include <cstdint>
 
 #include "flipcheck/amax.hpp"
+#include "flipcheck/check/scales.hpp"
 #include "flipcheck/scale.hpp"
+#include "flipcheck/scale_recipe.hpp"
 
 namespace flipcheck::gpu::amax_kernels {
 
@@ -372,8 +374,8 @@ __global__ void every_pair(std::uint64_t begin, std::uint64_t count, unsigned lo
 }
 
 // Every binary32 amax pattern of [begin, begin + count): `scale(bits)` against the oracle's
-// mx_scale (ilogbf) or tensor_scale (binary64 division). Negative patterns other than -0 and the
-// NaNs are not amaxes and are skipped.
+// recipe_scale under the recipe the subject declares (OCP's floor by default) or tensor_scale
+// (binary64 division). Negative patterns other than -0 and the NaNs are not amaxes and are skipped.
 template <class E, class Subject, bool Tensor>
 __global__ void every_amax(std::uint64_t begin, std::uint64_t count, unsigned long long* checked, unsigned long long* wrong,
                            unsigned long long* first) {
@@ -388,7 +390,7 @@ __global__ void every_amax(std::uint64_t begin, std::uint64_t count, unsigned lo
             const float got = Subject::tensor_scale(__uint_as_float(a)), want = oracle::tensor_scale<E>(__uint_as_float(a));
             ok = __float_as_uint(got) == __float_as_uint(want) || (got != got && want != want);
         } else {
-            ok = Subject::scale(a) == oracle::mx_scale<E>(__uint_as_float(a));
+            ok = Subject::scale(a) == oracle::recipe_scale(declared_recipe<Subject>(), E::to_value(E::max_finite), __uint_as_float(a));
         }
         if (!ok) {
             ++bad;

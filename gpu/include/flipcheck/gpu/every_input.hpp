@@ -1,7 +1,8 @@
 // Every binary32 input through a quantizer on the GPU (gpu/quantize_walk.cuh), callable from host
 // code (no CUDA types): flipcheck's built-in binary32 quantizers (each must pass), the quantizer
 // mutants (each must be killed) and CUDA's own conversion functions on the device (the audit's
-// conversion table: each judged against what NVIDIA documents).
+// conversion table: each judged against what NVIDIA documents); and every binary32 code through
+// the registry's canonical keys (gpu/key_walk.cuh).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,5 +29,15 @@ struct quantizer_row {
 // many magnitudes around each element's largest finite value, sampled. Throws device_error when
 // CUDA fails.
 std::vector<quantizer_row> every_input(quantizer_set set, std::uint64_t magnitudes = std::uint64_t(1) << 31);
+
+// A canonical key's row (gpu/key_walk.cuh): its report and the walk's times.
+struct key_row {
+    scaling_report report;
+    bool mutant = false;
+    double kernel_ms = 0, wall_ms = 0;
+};
+// The registry's binary32 canonical keys (mutants: its key mutants) over every binary32 code of
+// their declared order; `pairs` fewer (compute-sanitizer's runs): that many around the zeros.
+std::vector<key_row> every_key_code(bool mutants, std::uint64_t pairs = ~std::uint64_t(0));
 
 }  // namespace flipcheck::gpu

@@ -71,9 +71,28 @@ __global__ void walk_one(quantize_check::step_view<code_t<typename X::element>> 
 
 }  // namespace quantize_kernels
 
-// What a GPU walk reports beside the verdict: the walk kernel's own time (cudaEvent) and the
-// call's wall time, oracle table and copies included.
-struct quantize_timing {
+// What a GPU walk (a quantizer's here, a key's in key_walk.cuh) reports beside the verdict: the
+// walk kernel's own time (cudaEvent) and the call's wall time, oracle table and copies included.
+// The kernel that launch() starts, timed by cudaEvents: its milliseconds. `what` names it in the
+// device_error a CUDA failure throws.
+template <class Launch>
+float timed_launch(const char* what, Launch&& launch) {
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    check(cudaEventRecord(start, 0), "cudaEventRecord");
+    launch();
+    check(cudaGetLastError(), what);
+    check(cudaEventRecord(stop, 0), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), what);
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ms;
+}
+
+struct walk_timing {
     double kernel_ms = 0, wall_ms = 0;
 };
 
@@ -81,7 +100,7 @@ struct quantize_timing {
 // pattern, both signs); the report is check_quantizer's. Throws device_error when CUDA fails.
 template <quantizer_subject X>
 scaling_report check_quantizer_every(std::uint64_t first = 0, std::uint64_t magnitudes = std::uint64_t(1) << 31,
-                                     quantize_timing* timing = nullptr) {
+                                     walk_timing* timing = nullptr) {
     using F = typename X::format;
     using E = typename X::element;
     using S = typename F::storage;
@@ -105,18 +124,9 @@ scaling_report check_quantizer_every(std::uint64_t first = 0, std::uint64_t magn
     // 2^31 magnitudes in chunks of 2048: 2^20 threads, each a sequential walk (the step table's
     // cursor moves forward, as on the CPU).
     constexpr std::uint64_t chunk = 2048;
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-    check(cudaEventRecord(start, 0), "cudaEventRecord");
-    quantize_kernels::walk_all<X><<<2048, 256>>>(steps, value.get(), first, magnitudes, chunk, words.get(), words.get() + 1);
-    check(cudaGetLastError(), "quantize walk_all");
-    check(cudaEventRecord(stop, 0), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "quantize walk_all");
-    float kernel_ms = 0;
-    check(cudaEventElapsedTime(&kernel_ms, start, stop), "cudaEventElapsedTime");
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    const float kernel_ms = timed_launch("quantize walk_all", [&] {
+        quantize_kernels::walk_all<X><<<2048, 256>>>(steps, value.get(), first, magnitudes, chunk, words.get(), words.get() + 1);
+    });
     const std::vector<unsigned long long> w = words.download();
     qc::findings<S, C> f;
     f.checks = w[0];
