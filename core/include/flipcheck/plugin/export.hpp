@@ -6,8 +6,9 @@
 // Each type is a mapping (mapping.hpp), an atomic strategy of any shape (atomic.hpp: value, arg or
 // lane), a reducer function (check/reducers.hpp), a reducer of packed pairs (packed_reducer.hpp), or one of
 // check/scaling.hpp's shapes (an amax, an MX scale as a code or a value under its recipe, a tensor
-// scale, a decoder, an MX block scale, an NVFP4 block scale, a quantizer, a canonical key), over any format of `flipcheck list` (the byte formats too), with a `name`,
-// which the command line's --subject takes. The macro writes the C entry point of plugin/abi.h
+// scale, a decoder, an MX block scale, an NVFP4 block scale, a quantizer, a canonical key), over
+// any format of `flipcheck list` (the byte formats too), with a `name`, which the command line's
+// --subject takes. The macro writes the C entry point of plugin/abi.h
 // (ABI v2); every call into your code is wrapped so that an exception comes back as an error
 // message, never across the C boundary. A mapping's sweep and an atomic strategy's interleaved
 // steps run inside the library, compiled with your code inlined, so they are as fast as a test's.
@@ -232,7 +233,7 @@ template <class X>
 constexpr std::uint32_t key_policy() {
     using K = std::remove_cvref_t<decltype(X::key(typename X::format::storage{}))>;
     constexpr bool bytes = !std::is_integral_v<K>;
-    static_assert(sizeof(K) >= 1 && sizeof(K) <= 8 && (!bytes || std::is_same_v<K, std::array<std::uint8_t, sizeof(K)>>),
+    static_assert(sizeof(K) >= 1 && sizeof(K) <= 8 && (bytes ? std::is_same_v<K, std::array<std::uint8_t, sizeof(K)>> : std::is_unsigned_v<K>),
                   "a plug-in's canonical key is an unsigned integer or std::array<std::uint8_t, N> of at most 8 bytes "
                   "(a wider key: check it in C++ with FLIPCHECK_CHECK_KEY)");
     return std::uint32_t(X::declared) | std::uint32_t(sizeof(K)) << 8 | std::uint32_t(bytes) << 16;

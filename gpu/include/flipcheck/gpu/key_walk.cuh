@@ -62,7 +62,8 @@ scaling_report check_canonical_key_every(walk_timing* timing = nullptr, std::uin
     using S = typename F::storage;
     using K = std::remove_cvref_t<decltype(X::key(S{}))>;
     static_assert(F::width == 32, "16-bit formats are exhaustive on the CPU already (check_canonical_key)");
-    static_assert(sizeof(K) <= 8, "the GPU walk compares keys of at most 8 bytes");
+    static_assert(sizeof(K) <= 8 && (!std::is_integral_v<K> || std::is_unsigned_v<K>),
+                  "the GPU walk compares keys as one unsigned word: an unsigned integer or at most 8 bytes");
     namespace kc = key_check;
     const auto t0 = std::chrono::steady_clock::now();
     const kc::declared_order<F> order{X::declared, nullptr, 0, nullptr, 0, true};
