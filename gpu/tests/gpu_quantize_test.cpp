@@ -18,6 +18,19 @@ void print(const fc::gpu::quantizer_row& r) {
     std::printf("%-52s %-40s %-5s %8.2f ms kernel %8.1f ms row  %s\n", r.report.subject.c_str(), r.report.claim.c_str(),
                 r.report.passed() ? "pass" : "FAIL", r.kernel_ms, r.wall_ms, r.report.counterexample.value_or("").c_str());
 }
+// The GPU row named `subject` (and, if given, of `claim`) reports what the CPU's walk reported.
+template <class Rows>
+void expect_as_on_the_cpu(const Rows& rows, const std::string& subject, const fc::scaling_report& cpu, bool match_claim) {
+    bool found = false;
+    for (const auto& r : rows)
+        if (r.report.subject == subject && (!match_claim || r.report.claim == cpu.claim)) {
+            found = true;
+            EXPECT_EQ(r.report.counterexample, cpu.counterexample);
+            EXPECT_EQ(r.report.failed, cpu.failed);
+            EXPECT_EQ(r.report.replay, cpu.replay);
+        }
+    EXPECT_TRUE(found) << subject;
+}
 }  // namespace
 
 TEST(GpuQuantize, EveryBuiltInPassesOnEveryBinary32Input) {
@@ -45,16 +58,7 @@ TEST(GpuQuantize, EveryMutantIsKilledAsOnTheCpu) {
     }
     fc::scaling_options o;
     o.every_binary32 = true;
-    const auto cpu = fc::check_quantizer<fc::registry::quantize_truncated<fc::float8_e4m3fn>>(o);
-    bool found = false;
-    for (const auto& r : rows)
-        if (r.report.subject == "quantize_truncated" && r.report.claim == cpu.claim) {
-            found = true;
-            EXPECT_EQ(r.report.counterexample, cpu.counterexample);
-            EXPECT_EQ(r.report.failed, cpu.failed);
-            EXPECT_EQ(r.report.replay, cpu.replay);
-        }
-    EXPECT_TRUE(found);
+    expect_as_on_the_cpu(rows, "quantize_truncated", fc::check_quantizer<fc::registry::quantize_truncated<fc::float8_e4m3fn>>(o), true);
 }
 
 // CUDA's conversions on the device against their documented semantics, every binary32 input.
@@ -93,16 +97,7 @@ TEST(GpuKeys, EveryBuiltInPassesAndEveryMutantIsKilledAsOnTheCpu) {
     }
     fc::scaling_options o;
     o.every_binary32 = true;
-    const auto cpu = fc::check_canonical_key<fc::registry::sql_key_nan_payloads<fc::binary32>>(o);
-    bool found = false;
-    for (const auto& r : wrong)
-        if (r.report.subject == "sql_key_nan_payloads") {
-            found = true;
-            EXPECT_EQ(r.report.counterexample, cpu.counterexample);
-            EXPECT_EQ(r.report.failed, cpu.failed);
-            EXPECT_EQ(r.report.replay, cpu.replay);
-        }
-    EXPECT_TRUE(found);
+    expect_as_on_the_cpu(wrong, "sql_key_nan_payloads", fc::check_canonical_key<fc::registry::sql_key_nan_payloads<fc::binary32>>(o), false);
 }
 
 // Every kernel above on a small domain around each element's largest value (a key's: around the
