@@ -1,5 +1,6 @@
 // Every binary32 input through each quantizer on the GPU (gpu/every_input.hpp: flipcheck's
-// built-ins and CUDA's conversions) and every binary32 code through each canonical key, against a baseline in the same run: one GPU sweep of
+// built-ins and CUDA's conversions), every binary32 code through each canonical key, and every
+// binary32 input under each of 16 scales through each scaled quantizer, against a baseline in the same run: one GPU sweep of
 // sign_flip_branchless over all 2^32 binary32 keys, every law (gpu::sweep). Prints, per row, the
 // median of --repeats runs of the walk kernel (cudaEvent) and of the whole row (oracle table,
 // copies, kernel), and the row's ratio to the baseline's wall time. Exits 1 if a built-in fails
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     }
     // The registry's binary32 canonical keys over every code of their declared order.
     std::map<std::size_t, std::vector<double>> kernel, wall;
-    std::vector<fc::gpu::key_row> keys;
+    std::vector<fc::gpu::walk_row> keys;
     for (int i = 0; i < o.repeats; ++i) {
         keys = fc::gpu::every_key_code(false);
         for (std::size_t k = 0; k < keys.size(); ++k) kernel[k].push_back(keys[k].kernel_ms), wall[k].push_back(keys[k].wall_ms);
@@ -57,6 +58,23 @@ int main(int argc, char** argv) {
         bad += !r.report.passed();
         std::printf("%-54s %-44s %-5s %10.2f %10.2f %8.2f\n", r.report.subject.c_str(), r.report.claim.c_str(), r.report.passed() ? "pass" : "FAIL",
                     median(kernel[k]), median(wall[k]), median(wall[k]) / b);
+    }
+    // The registry's binary32 scaled quantizers, every binary32 input under the first 16 e8m0
+    // scales (a whole row, 273 scales, is gpu_quantize_test's GpuScaled: about 17x this): the time
+    // per scale is the row's over 16.
+    constexpr std::size_t scales = 16;
+    std::map<std::size_t, std::vector<double>> scaled_kernel, scaled_wall;
+    std::vector<fc::gpu::walk_row> scaled;
+    for (int i = 0; i < o.repeats; ++i) {
+        scaled = fc::gpu::every_scaled_pair(false, scales);
+        for (std::size_t k = 0; k < scaled.size(); ++k)
+            scaled_kernel[k].push_back(scaled[k].kernel_ms / scales), scaled_wall[k].push_back(scaled[k].wall_ms / scales);
+    }
+    for (std::size_t k = 0; k < scaled.size(); ++k) {
+        const auto& r = scaled[k];
+        bad += !r.report.passed();
+        std::printf("%-54s %-44s %-5s %10.2f %10.2f %8.2f\n", (r.report.subject + " (per scale)").c_str(), r.report.claim.c_str(),
+                    r.report.passed() ? "pass" : "FAIL", median(scaled_kernel[k]), median(scaled_wall[k]), median(scaled_wall[k]) / b);
     }
     return bad ? 1 : 0;
 }

@@ -109,7 +109,8 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     check->add_option("--case", out.check.case_file, "a reducer: check only the case in FILE (as a failure prints it)");
     check->add_flag("--all", out.check.all, "a mapping: find every failing key instead of stopping at the first failing chunk");
     check->add_flag("--every-input", out.check.every_input, "a quantizer, scale or canonical key of binary32: every one of its "
-                                                         "2^31 or 2^32 inputs (one core: 1-2 minutes), not the sample");
+                                                         "2^31 or 2^32 inputs (one core: 1-2 minutes), not the sample; a scaled "
+                                                         "quantizer of bfloat16 or binary16: every input under every e8m0 scale");
     check->add_option("--seed", out.check.seed, "seed of the random stages (default 1)");
     check->add_option("--cases", out.check.cases, "random arrays per reducer (default 2000)");
     check->add_option("--json", out.check.json, "also write the verdicts as JSON to FILE");

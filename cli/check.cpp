@@ -294,6 +294,12 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
             const std::vector<std::uint32_t> amax(o.bits.begin(), o.bits.end());
             text = format_case<binary32>(std::span<const std::uint32_t>(amax), {});
         }
+        if (s.kind == flipcheck_kind_scaled_quantizer && o.bits.size() == 2) {  // (x as its binary32 value, s): the check's replay
+            if constexpr (quantizer_input<F>) {
+                const std::uint32_t pair[2] = {bit_cast<std::uint32_t>(float(F::to_value(S(o.bits[0])))), std::uint32_t(o.bits[1])};
+                text = format_case<binary32>(std::span<const std::uint32_t>(pair), {});
+            }
+        }
         if constexpr (requires { F::packs_in_pairs; })
             if (s.kind == flipcheck_kind_pair_reducer) text = format_case<packed_pair<F>>(std::span<const S>(xs), {});  // bytes, not codes
         constexpr std::size_t shown = 200;

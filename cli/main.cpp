@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <malloc.h>
+
 #include <fmt/format.h>
 
 #include "flipcheck/error.hpp"
@@ -285,10 +287,11 @@ int run_main_job(const std::string& device, const std::string& json, const std::
 
     // The FP8/MX scaling path: amax, scales, decoders and whole block pipelines.
     const auto t_scaling = clock::now();
-    fmt::print("\nflipcheck: the FP8/MX scaling path (amax, scales, decoders, amax-then-scale blocks, quantizers) and the\ncanonical keys on the CPU{}, against\n"
-               "the oracle (amax.hpp, scale.hpp, scale_recipe.hpp, quantize.hpp, canonical_key.hpp)\n\n",
+    fmt::print("\nflipcheck: the FP8/MX scaling path (amax, scales, decoders, amax-then-scale blocks, quantizers, scaled\nquantizers) and the "
+               "canonical keys on the CPU{}, against\nthe oracle (amax.hpp, scale.hpp, scale_recipe.hpp, quantize.hpp, scaled_quantize.hpp, "
+               "canonical_key.hpp)\n\n",
                b == backend::gpu ? " and on the GPU (gpu/amax.hpp's kernels)" : "");
-    fmt::print("{:<22} {:<4} {:<13} {:<52} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
+    fmt::print("{:<22} {:<4} {:<16} {:<76} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
     const auto scaling = [&] {
         const heartbeat beat("the scaling path");
         return job.scaling();
@@ -296,7 +299,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     nlohmann::json scaling_rows = nlohmann::json::array();
     int scaling_passed = 0;
     for (const auto& r : scaling) {
-        fmt::print("{:<22} {:<4} {:<13} {:<52} {:>11} {:<11} {:<8}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
+        fmt::print("{:<22} {:<4} {:<16} {:<76} {:>11} {:<11} {:<8}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
                    r.report.checks, r.report.exhaustive ? "exhaustive" : "sampled", r.report.passed() ? "pass" : "FAIL");
         scaling_passed += r.report.passed();
         scaling_rows.push_back(to_json(r));
@@ -492,6 +495,11 @@ int run_command(Fn&& fn) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Keep freed memory for the next allocation instead of returning it to the kernel: the sampled
+    // binary64 sweeps build key lists of 100-300 MB one mapping after another, and on a VM where a
+    // page fault costs microseconds re-faulting them was a third of the CPU main job (bench/RESULTS.md).
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     choices names{format_names(), mapping_names(false), FLIPCHECK_VERSION};
     arguments a;
     if (const int rc = parse_arguments(argc, argv, names, a); rc >= 0) return rc;

@@ -52,7 +52,8 @@ must_run(1 "known_wrong_test" ${WORK}/build/known_wrong_test)
 foreach(t AtomicMaxGe0.edge_battery MaxStdFold.edge_battery KeySignOnly. ArgmaxNoInversion.edge_battery
           AmaxStdMax.against_the_oracle E8m0ScaleNoNan.against_the_oracle CasMaxStale.interleaved_steps
           Bf16MaxWrongHalf.edge_battery E4m3Decode480.against_the_oracle Fp4x2MaxWholeByte.every_array
-          ToE4m3Truncating.against_the_oracle IndexKeySignedZeros.against_the_oracle)
+          ToE4m3Truncating.against_the_oracle IndexKeySignedZeros.against_the_oracle
+          UnscaleToE4m3Reciprocal.against_the_oracle)
   must_contain("[  FAILED  ] ${t}" "known_wrong_test")
 endforeach()
 must_contain("MaxStdFold.edge_battery failed: the suite's later stages are skipped" "known_wrong_test")
@@ -95,6 +96,14 @@ must_run(0 "replaying an input it gets right" ${WORK}/build/known_wrong_test --g
 set(ENV{FLIPCHECK_CASE} "binary32: 0x80000000,0x00000000")
 must_run(1 "replaying IndexKeySignedZeros's pair" ${WORK}/build/known_wrong_test --gtest_filter=IndexKeySignedZeros.replay)
 must_contain("key_equivalence" "replaying IndexKeySignedZeros's pair")
+# The reciprocal for a division: 1.4583334 / (448 / 0.3) is just above half e4m3fn's smallest
+# subnormal and casts to it; times the rounded reciprocal it is not, and casts to 0. Under the
+# scale 1 the same input passes.
+set(ENV{FLIPCHECK_CASE} "binary32: 0x3fbaaaab,0x44baaaaa")
+must_run(1 "replaying UnscaleToE4m3Reciprocal's pair" ${WORK}/build/known_wrong_test --gtest_filter=UnscaleToE4m3Reciprocal.replay)
+must_contain("quantize_rounding: quantize(0x3fbaaaab (1.45833337 normal) / 0x44baaaaa" "replaying UnscaleToE4m3Reciprocal's pair")
+set(ENV{FLIPCHECK_CASE} "binary32: 0x3fbaaaab,0x3f800000")
+must_run(0 "replaying the input under the scale 1" ${WORK}/build/known_wrong_test --gtest_filter=UnscaleToE4m3Reciprocal.replay)
 unset(ENV{FLIPCHECK_CASE})
 set(ENV{FLIPCHECK_KEY} "0x00000000")
 must_run(1 "replaying KeySignOnly's key" ${WORK}/build/known_wrong_test --gtest_filter=KeySignOnly.replay)
@@ -120,6 +129,7 @@ if(EXISTS ${flipcheck})
   must_contain("to_e4m3 (quantizer, binary32 -> float8_e4m3fn, nearest_even, finite): pass" "flipcheck check")
   must_contain("rceil_scale_e4m3 (mx scale, element float8_e4m3fn, recipe rceil): pass" "flipcheck check")
   must_contain("index_key (canonical key, binary32, sql): pass" "flipcheck check")
+  must_contain("scale_to_e4m3 (scaled quantizer, binary32 -> float8_e4m3fn, nearest_even, finite, x * s rounded to binary32): pass" "flipcheck check")
   must_run(1 "flipcheck check on the known-wrong subjects" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so)
   must_contain("repro: flipcheck check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject atomic_max_ge0 --case atomic_max_ge0.case" "flipcheck check")
   must_contain("--subject key_sign_only --key 0x" "flipcheck check")
@@ -137,7 +147,9 @@ if(EXISTS ${flipcheck})
   must_contain("to_e4m3_truncating (quantizer, binary32 -> float8_e4m3fn, nearest_even, finite): FAIL" "flipcheck check")
   must_contain("index_key_signed_zeros (canonical key, binary32, sql): FAIL" "flipcheck check")
   must_contain("key_equivalence: 0x80000000 (-0 zero) and 0x00000000 (0 zero) are equal under sql, but their keys are bytes 7f ff ff ff and bytes 80 00 00 00" "flipcheck check")
-  foreach(s cas_max_stale bf16_max_wrong_half fp4x2_max_whole_byte to_e4m3_truncating index_key_signed_zeros)
+  must_contain("unscale_to_e4m3_reciprocal (scaled quantizer, binary32 -> float8_e4m3fn, nearest_even, finite, x / s rounded to binary32): FAIL" "flipcheck check")
+  must_contain("--subject unscale_to_e4m3_reciprocal --case unscale_to_e4m3_reciprocal.case" "flipcheck check")
+  foreach(s cas_max_stale bf16_max_wrong_half fp4x2_max_whole_byte to_e4m3_truncating index_key_signed_zeros unscale_to_e4m3_reciprocal)
     must_run(1 "the repro command of ${s}" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject ${s} --case ${s}.case)
   endforeach()
   must_run(1 "the decoder's repro command" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject e4m3_decode_480 --case e4m3_decode_480.case)

@@ -163,6 +163,19 @@ struct to_e4m3_truncating : my::to_e4m3 {
     static std::uint8_t quantize(std::uint32_t bits) { return quantize_with<to_e4m3_truncating>(bits); }
 };
 
+// The cast declared as x / scale (scale = amax / 448) and computed as x * (1 / scale), one
+// reciprocal a tensor: 1 / scale is rounded, so for a scale that is no power of two the product is
+// not the quotient, and some inputs cast to the next code.
+struct unscale_to_e4m3_reciprocal : my::scale_to_e4m3 {
+    static constexpr std::string_view name = "unscale_to_e4m3_reciprocal";
+    static constexpr flipcheck::scaled_policy declared{my::to_e4m3::declared, flipcheck::scale_op::divide, flipcheck::intermediate::binary32};
+    static std::uint8_t quantize_scaled(std::uint32_t bits, float scale) {
+        float x;
+        std::memcpy(&x, &bits, sizeof x);
+        return cast(x * (1.0f / scale));
+    }
+};
+
 // Southclaws/rad#2's and doradb#1108's index key: NaNs canonicalized, -0 not, so -0 and +0 get
 // two keys and an index seek for 0 misses the row a scan finds.
 struct index_key_signed_zeros : my::index_key {

@@ -16,3 +16,4 @@ FLIPCHECK_CHECK_SCALING(E4m3Decode480, wrong::e4m3_decode_480);
 FLIPCHECK_CHECK_PAIR_REDUCER(Fp4x2MaxWholeByte, wrong::fp4x2_max_whole_byte);
 FLIPCHECK_CHECK_QUANTIZER(ToE4m3Truncating, wrong::to_e4m3_truncating);
 FLIPCHECK_CHECK_KEY(IndexKeySignedZeros, wrong::index_key_signed_zeros);
+FLIPCHECK_CHECK_SCALED_QUANTIZER(UnscaleToE4m3Reciprocal, wrong::unscale_to_e4m3_reciprocal);

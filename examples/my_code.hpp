@@ -20,6 +20,7 @@
 #include <flipcheck/minifloat.hpp>
 #include <flipcheck/policy.hpp>
 #include <flipcheck/quantize.hpp>
+#include <flipcheck/scaled_quantize.hpp>
 #include <flipcheck/scale_recipe.hpp>
 
 #if defined(__CUDACC__)
@@ -295,6 +296,26 @@ struct to_e4m3 {
         return sign | std::uint8_t((ev - 1 + 7) << 3 | (int(std::ldexp(v, 4 - ev)) - 8));  // normal
     }
     static std::uint8_t quantize(std::uint32_t bits) { return quantize_with(bits); }
+};
+
+// A per-tensor FP8 cast: x * scale in binary32 (scale = 448 / amax, made elsewhere), then to_e4m3,
+// as `(x * scale).to(torch.float8_e4m3fn)` does. The product is rounded to binary32 before the
+// cast, and the declaration says so (a fused cast would declare intermediate::exact).
+struct scale_to_e4m3 {
+    using format = flipcheck::binary32;
+    using element = flipcheck::float8_e4m3fn;
+    static constexpr std::string_view name = "scale_to_e4m3";
+    static constexpr flipcheck::scaled_policy declared{to_e4m3::declared, flipcheck::scale_op::multiply, flipcheck::intermediate::binary32};
+    static std::uint8_t cast(float y) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &y, sizeof bits);
+        return to_e4m3::quantize(bits);
+    }
+    static std::uint8_t quantize_scaled(std::uint32_t bits, float scale) {
+        float x;
+        std::memcpy(&x, &bits, sizeof x);
+        return cast(x * scale);
+    }
 };
 
 // The MX scale of a block for e4m3fn elements under RCEIL (Blackwell's cvt.rp.satfinite.ue8m0):

@@ -302,6 +302,7 @@ extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v2* fli
         if (which == "recipe") d.kind = flipcheck_kind_mx_scale, d.format_id = 0x05, d.policy = 7;
         if (which == "key_bytes") d.kind = flipcheck_kind_canonical_key, d.format_id = 0x03, d.policy = 1 | 9u << 8;
         if (which == "reducer") d.kind = flipcheck_kind_reducer, d.format_id = 0x03, d.policy = 1;
+        if (which == "scaled_op") d.kind = flipcheck_kind_scaled_quantizer, d.policy = 2u << 16;  // op 2: neither * nor /
         return d;
     }();
     static const flipcheck_plugin_v2 p{2, 1, &s};

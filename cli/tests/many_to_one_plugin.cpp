@@ -1,6 +1,6 @@
 // A plug-in of the many-to-one kinds (plugin_check_test): quantizers, e8m0 scales under a recipe
 // (as codes and as values), an NVFP4 global scale with its own target, and canonical keys
-// (integers and big-endian bytes, binary16 to binary64), each right, and the known-wrong ones of
+// (integers and big-endian bytes, binary16 to binary64) and scaled quantizers, each right, and the known-wrong ones of
 // the catalog (quantizer_mutants.hpp, scaling_mutants.hpp, key_mutants.hpp), exported as a user
 // would export theirs.
 #include <string_view>
@@ -11,6 +11,7 @@
 #include "flipcheck/canonical_key.hpp"
 #include "flipcheck/plugin/export.hpp"
 #include "flipcheck/quantize.hpp"
+#include "flipcheck/scaled_quantize.hpp"
 #include "flipcheck/scale.hpp"
 #include "flipcheck/scale_recipe.hpp"
 
@@ -63,6 +64,15 @@ struct total_order_f64 : fc::total_order_key<fc::binary64> {
 struct signed_zeros_f32 : m::sql_key_signed_zeros<fc::binary32> {
     static constexpr std::string_view name = "signed_zeros_f32";
 };
+struct fused_e4m3 : fc::scaled_quantizer<fc::binary32, fc::float8_e4m3fn, fc::scaled_policy{{}, fc::scale_op::multiply, fc::intermediate::exact}> {
+    static constexpr std::string_view name = "fused_e4m3";
+};
+struct bf16_mx_e2m1 : fc::scaled_quantizer<fc::bfloat16, fc::float4_e2m1fn, fc::scaled_policy{{}, fc::scale_op::divide, fc::intermediate::binary32}> {
+    static constexpr std::string_view name = "bf16_mx_e2m1";
+};
+struct fused_double_rounding : m::scaled_double_rounding<fc::float8_e4m3fn> {
+    static constexpr std::string_view name = "fused_double_rounding";
+};
 struct little_endian_f16 : m::sql_key_little_endian<fc::binary16> {
     static constexpr std::string_view name = "little_endian_f16";
 };
@@ -70,4 +80,4 @@ struct little_endian_f16 : m::sql_key_little_endian<fc::binary16> {
 
 FLIPCHECK_EXPORT_SUBJECTS(e4m3_rne, bf16_to_e5m2_rz, e4m3_truncated, e4m3_nosat, rceil_code, rceil_undeclared, rceil_value,
                           clamped_after_rounding, nvfp4_global, nvfp4_global_unguarded, sql_bytes_f32, sql_widened, total_order_f64,
-                          signed_zeros_f32, little_endian_f16);
+                          signed_zeros_f32, little_endian_f16, fused_e4m3, bf16_mx_e2m1, fused_double_rounding);

@@ -144,9 +144,14 @@ TEST(plugin_check, quantizers_recipes_and_keys_are_judged_under_what_they_declar
              "key_equivalence: 0x80000000 (-0 zero) and 0x00000000 (0 zero) are equal under sql, but their keys are 0x7fffffff and 0x80000000",
              "little_endian_f16 (canonical key, binary16, sql): FAIL",
              "key_order: 0xfc00 (-inf inf) and 0xfbff (-65504 normal) are in order under sql, but their keys are bytes ff 03 and bytes 00 04",
-             "verdict: FAIL: 7 of 15 subjects checked failed"})
+             "fused_e4m3 (scaled quantizer, binary32 -> float8_e4m3fn, nearest_even, finite, x * s exact): pass",
+             "bf16_mx_e2m1 (scaled quantizer, bfloat16 -> float4_e2m1fn, nearest_even, finite, x / s rounded to binary32): pass",
+             "fused_double_rounding (scaled quantizer, binary32 -> float8_e4m3fn, nearest_even, finite, x * s exact): FAIL",
+             "quantize_rounding: quantize(0x365b6db8 (3.26974077e-06 normal) * 0x44baaaaa (1493.33325 normal)) = 0x02",
+             "verdict: FAIL: 8 of 18 subjects checked failed"})
         EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
-    for (const char* failed : {"e4m3_truncated", "e4m3_nosat", "rceil_undeclared", "clamped_after_rounding", "signed_zeros_f32", "little_endian_f16"}) {
+    for (const char* failed : {"e4m3_truncated", "e4m3_nosat", "rceil_undeclared", "clamped_after_rounding", "signed_zeros_f32", "little_endian_f16",
+                               "fused_double_rounding"}) {
         SCOPED_TRACE(failed);
         const std::string replay = " --subject " + std::string(failed) + " --case " + failed + ".case";
         EXPECT_TRUE(has(r.output, replay)) << r.output;
@@ -156,7 +161,7 @@ TEST(plugin_check, quantizers_recipes_and_keys_are_judged_under_what_they_declar
     }
     // The right twins pass the wrong ones' cases.
     for (const auto& [right, wrong] : {std::pair{"e4m3_rne", "e4m3_truncated"}, std::pair{"rceil_code", "clamped_after_rounding"},
-                                       std::pair{"sql_bytes_f32", "signed_zeros_f32"}}) {
+                                       std::pair{"sql_bytes_f32", "signed_zeros_f32"}, std::pair{"fused_e4m3", "fused_double_rounding"}}) {
         const auto twin = run_flipcheck("check --plugin " + lib + " --subject " + right + " --case " + wrong + ".case");
         EXPECT_EQ(twin.exit_code, 0) << right << "\n" << twin.output;
     }
@@ -227,6 +232,7 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"FLIPCHECK_TEST_POLICY=recipe check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares recipe 7 (known: 0 ocp_floor, 1 rceil, 2 rceil_eps)"},
         {"FLIPCHECK_TEST_POLICY=key_bytes check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares policy word 0x00000901"},
         {"FLIPCHECK_TEST_POLICY=reducer check --plugin " + std::string(ODD_POLICY_PLUGIN), "which a reducer does not have (0)"},
+        {"FLIPCHECK_TEST_POLICY=scaled_op check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares policy word 0x00020000 (a scaled quantizer's"},
     };
     for (const bad& c : cases) {
         const bool env = c.args.rfind("FLIPCHECK_TEST_POLICY=", 0) == 0;

@@ -62,3 +62,15 @@ TEST(canonical_key_every_binary32, sql_key_bytes) {
     EXPECT_TRUE(r.exhaustive);
     EXPECT_EQ(r.checks, std::uint64_t(1) << 32);
 }
+
+// Every bfloat16 input under every e8m0 scale (256 x 2^16 pairs) through the built-in MX
+// quantizer from bfloat16: exhaustive for MX scaling, where a block's amax acts only through its
+// scale.
+TEST(scaled_quantize_every_pair, bfloat16_under_every_e8m0_scale) {
+    fc::scaling_options o;
+    o.every_binary32 = true;
+    const auto r = fc::check_scaling<fc::registry::quantize_scaled_bf16<fc::float8_e4m3fn>>(o);
+    EXPECT_TRUE(r.passed()) << r.counterexample.value_or("");
+    EXPECT_TRUE(r.exhaustive);
+    EXPECT_EQ(r.checks, std::uint64_t(256) << 16);
+}

@@ -1,6 +1,7 @@
 // The rows of flipcheck/gpu/every_input.hpp: the registry's binary32 quantizers and mutants and
 // CUDA's conversions (cuda_conversions.cuh), each through check_quantizer_every; its binary32
-// canonical keys and key mutants through check_canonical_key_every.
+// canonical keys and key mutants through check_canonical_key_every; its binary32 scaled quantizers
+// and their mutants through check_scaled_quantizer_every.
 #include "flipcheck/gpu/every_input.hpp"
 
 #include <cuda_runtime.h>
@@ -12,6 +13,7 @@
 #include "flipcheck/gpu/detail/registry_types.hpp"
 #include "flipcheck/gpu/key_walk.cuh"
 #include "flipcheck/gpu/quantize_walk.cuh"
+#include "flipcheck/gpu/scaled_quantize_walk.cuh"
 
 namespace flipcheck::gpu {
 namespace {
@@ -53,13 +55,28 @@ void registry_rows(std::vector<quantizer_row>& out, bool mutants, std::uint64_t 
 }
 
 template <class List>
-void key_rows(std::vector<key_row>& out, bool mutants, std::uint64_t pairs) {
+void key_rows(std::vector<walk_row>& out, bool mutants, std::uint64_t pairs) {
     registry::for_each<List>([&]<class I>() {
         using X = canonical_t<typename I::type>;
         if constexpr (canonical_key_subject<X>) {
             if constexpr (std::is_same_v<typename X::format, binary32>) {
                 walk_timing t;
-                key_row row{check_canonical_key_every<X>(&t, pairs), mutants, t.kernel_ms, t.wall_ms};
+                walk_row row{check_canonical_key_every<X>(&t, pairs), mutants, t.kernel_ms, t.wall_ms};
+                row.report.subject = std::string(I::entry::name);
+                out.push_back(std::move(row));
+            }
+        }
+    });
+}
+
+template <class List>
+void scaled_rows(std::vector<walk_row>& out, bool mutants, std::size_t scales, std::uint64_t magnitudes) {
+    registry::for_each<List>([&]<class I>() {
+        using X = canonical_t<typename I::type>;
+        if constexpr (scaled_quantizer_subject<X>) {
+            if constexpr (std::is_same_v<typename X::format, binary32>) {
+                walk_timing t;
+                walk_row row{check_scaled_quantizer_every<X>(scales, magnitudes, &t), mutants, t.kernel_ms, t.wall_ms};
                 row.report.subject = std::string(I::entry::name);
                 out.push_back(std::move(row));
             }
@@ -69,8 +86,15 @@ void key_rows(std::vector<key_row>& out, bool mutants, std::uint64_t pairs) {
 
 }  // namespace
 
-std::vector<key_row> every_key_code(bool mutants, std::uint64_t pairs) {
-    std::vector<key_row> out;
+std::vector<walk_row> every_scaled_pair(bool mutants, std::size_t scales, std::uint64_t magnitudes) {
+    std::vector<walk_row> out;
+    if (mutants) scaled_rows<registry::scaling_mutant_instances>(out, true, scales, magnitudes);
+    else scaled_rows<registry::scaling_instances>(out, false, scales, magnitudes);
+    return out;
+}
+
+std::vector<walk_row> every_key_code(bool mutants, std::uint64_t pairs) {
+    std::vector<walk_row> out;
     if (mutants) key_rows<registry::key_mutant_instances>(out, true, pairs);
     else key_rows<registry::key_instances>(out, false, pairs);
     return out;

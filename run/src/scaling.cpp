@@ -15,6 +15,8 @@ namespace flipcheck::run {
 std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
     scaling_options o;
     o.every_triple = true;  // every triple of a byte format's codes: seconds, not minutes
+    o.threads = 1;          // the rows already run on every core at once: a row's own threads (a scaled
+                            // quantizer's scales) would only crowd the GPU rows' launching threads
     // Each CPU subject is one independent host-only check, the byte formats' amax ones 16.8M arrays
     // each: they run on every core at once, each into its own row (the registry's order is kept),
     // and the GPU's rows beside them. One after another they were 4.2 s of the GPU main job's 5.4.

@@ -24,6 +24,7 @@
 #include "flipcheck/scale.hpp"
 #include "flipcheck/scale_recipe.hpp"
 #include "flipcheck/quantize.hpp"
+#include "flipcheck/scaled_quantize.hpp"
 #include "flipcheck/canonical_key.hpp"
 // check: the drivers that judge a subject against the laws and the oracle
 #include "flipcheck/check/draw.hpp"
@@ -40,6 +41,7 @@
 #include "flipcheck/check/every_core.hpp"
 #include "flipcheck/check/scaling_report.hpp"
 #include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/check/scaled_quantizers.hpp"
 #include "flipcheck/check/canonical_keys.hpp"
 #include "flipcheck/check/scales.hpp"
 #include "flipcheck/check/scaling.hpp"

@@ -238,15 +238,23 @@ void pair_replay(const char* suite) {
 // ---- quantizers and canonical keys -----------------------------------------------------------------
 
 template <class X>
-concept many_to_one_subject = quantizer_subject<X> || canonical_key_subject<X>;
+concept many_to_one_subject = quantizer_subject<X> || scaled_quantizer_subject<X> || canonical_key_subject<X>;
 
-// The subject's check on the listed inputs alone (check/quantizers.hpp's and check/canonical_keys.hpp's
-// `only`: their magnitudes, both signs, every law between them).
+// What a case lists: the inputs' bits in the subject's format, or a scaled quantizer's (x, s)
+// pairs as binary32 patterns.
+template <class X>
+using case_format = std::conditional_t<scaled_quantizer_subject<X>, binary32, typename X::format>;
+
+// The subject's check on the listed inputs alone (check/quantizers.hpp's, check/scaled_quantizers.hpp's
+// and check/canonical_keys.hpp's `only`: their magnitudes, both signs, every law between them).
 template <many_to_one_subject X>
-scaling_report judge_inputs(const std::vector<typename X::format::storage>& only) {
+scaling_report judge_inputs(const std::vector<typename case_format<X>::storage>& only) {
     using F = typename X::format;
     using S = typename F::storage;
-    if constexpr (quantizer_subject<X>) {
+    if constexpr (scaled_quantizer_subject<X>) {
+        using E = typename X::element;
+        return check_scaled_quantizer_of<F, E>(X::declared, [](S x, float s) { return code_t<E>(X::quantize_scaled(x, s)); }, {}, only);
+    } else if constexpr (quantizer_subject<X>) {
         using E = typename X::element;
         return check_quantizer_of<F, E>(X::declared, [](S x) { return code_t<E>(X::quantize(x)); }, {}, only);
     } else {
@@ -269,20 +277,29 @@ void against_the_oracle(const char* suite) {
 
 // RapidCheck's stage: two drawn inputs (gen::bits: edge values, NaN payloads, random patterns), every
 // law between them and their negations; RapidCheck shrinks a failure's pair.
+// A scaled quantizer's: two drawn inputs under one drawn non-negative scale.
 template <many_to_one_subject X>
 void drawn_inputs(const char* suite) {
     using F = typename X::format;
     if (skipped_after_failure(suite)) return;
-    const std::vector<typename F::storage> xs{*gen::bits<F>(), *gen::bits<F>()};
+    std::vector<typename case_format<X>::storage> xs;
+    if constexpr (scaled_quantizer_subject<X>) {
+        const std::uint32_t s = *gen::bits<binary32>() & 0x7fffffffu;
+        for (int i = 0; i < 2; ++i) xs.insert(xs.end(), {bit_cast<std::uint32_t>(float(F::to_value(*gen::bits<F>()))), s});
+    } else {
+        xs = {*gen::bits<F>(), *gen::bits<F>()};
+    }
     const scaling_report r = judge_inputs<X>(xs);
     if (!r.passed()) RC_FAIL(scaling_text(r) + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite));
 }
 
 template <many_to_one_subject X>
 void many_to_one_replay(const char* suite) {
-    using F = typename X::format;
+    using F = case_format<X>;
     const char* text = std::getenv("FLIPCHECK_CASE");
-    if (!text) GTEST_SKIP() << "set FLIPCHECK_CASE='" << F::name << ": <bits, comma-separated>' to check those inputs";
+    if (!text)
+        GTEST_SKIP() << "set FLIPCHECK_CASE='" << F::name << ": <bits, comma-separated" << (scaled_quantizer_subject<X> ? ": x,s pairs" : "")
+                     << ">' to check those inputs";
     std::vector<typename F::storage> xs;
     try {
         xs = parse_case<F>(text).first;
@@ -290,6 +307,7 @@ void many_to_one_replay(const char* suite) {
         FAIL() << "FLIPCHECK_CASE: " << e.what();
     }
     if (xs.empty()) FAIL() << "FLIPCHECK_CASE lists no input";
+    if (scaled_quantizer_subject<X> && xs.size() % 2) FAIL() << "FLIPCHECK_CASE lists (x, s) pairs: an even count";
     const scaling_report r = judge_inputs<X>(xs);
     ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
 }
@@ -355,9 +373,11 @@ void many_to_one_replay(const char* suite) {
     }                                                                                                       \
     static_assert(true)
 
-// A quantizer (check/quantizers.hpp) or a canonical key (check/canonical_keys.hpp): Suite.against_the_oracle
-// (every input of a 16-bit format; binary32's and binary64's sample), Suite.drawn_inputs (RapidCheck:
-// two drawn inputs, every law between them, shrunk) and Suite.replay (FLIPCHECK_CASE's inputs).
+// A quantizer (check/quantizers.hpp), a scaled quantizer (check/scaled_quantizers.hpp) or a canonical
+// key (check/canonical_keys.hpp): Suite.against_the_oracle (every input of a 16-bit format; binary32's
+// and binary64's sample; a scaled quantizer's inputs under every e8m0 and 17 per-tensor scales),
+// Suite.drawn_inputs (RapidCheck: two drawn inputs, under one drawn scale for a scaled quantizer, every
+// law between them, shrunk) and Suite.replay (FLIPCHECK_CASE's inputs, or x,s pairs).
 #define FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, ...)                                                               \
     TEST(Suite, against_the_oracle) { ::flipcheck::rapidcheck::against_the_oracle<__VA_ARGS__>(#Suite); }           \
     RC_GTEST_PROP(Suite, drawn_inputs, ()) { ::flipcheck::rapidcheck::drawn_inputs<__VA_ARGS__>(#Suite); }           \
@@ -367,6 +387,12 @@ void many_to_one_replay(const char* suite) {
     static_assert(::flipcheck::quantizer_subject<__VA_ARGS__>,                                                        \
                   "FLIPCHECK_CHECK_QUANTIZER needs a quantizer: format (binary32, bfloat16 or binary16), element, "  \
                   "declared (a quantize_policy) and static code quantize(storage) (check/quantizers.hpp)");           \
+    FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, __VA_ARGS__)
+#define FLIPCHECK_CHECK_SCALED_QUANTIZER(Suite, ...)                                                                  \
+    static_assert(::flipcheck::scaled_quantizer_subject<__VA_ARGS__>,                                                 \
+                  "FLIPCHECK_CHECK_SCALED_QUANTIZER needs a scaled quantizer: format (binary32, bfloat16 or "         \
+                  "binary16), element, declared (a scaled_policy) and static code quantize_scaled(storage, float s) " \
+                  "(check/scaled_quantizers.hpp)");                                                                  \
     FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, __VA_ARGS__)
 #define FLIPCHECK_CHECK_KEY(Suite, ...)                                                                               \
     static_assert(::flipcheck::canonical_key_subject<__VA_ARGS__>,                                                    \

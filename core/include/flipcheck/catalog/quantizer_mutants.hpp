@@ -10,6 +10,7 @@
 #include "flipcheck/amax.hpp"
 #include "flipcheck/minifloat.hpp"
 #include "flipcheck/quantize.hpp"
+#include "flipcheck/scaled_quantize.hpp"
 
 namespace flipcheck::mutants {
 
@@ -81,6 +82,42 @@ using quantize_overflow_to_nan = twisted_quantizer<E, twist::overflow_to_nan>;
 // of fnuz treated as IEEE's).
 template <class E>
 using quantize_fnuz_sign_on_zero = twisted_quantizer<E, twist::sign_kept_on_zero>;
+
+// Scaled quantizers (scaled_quantize.hpp) that declare one computation and do another.
+template <element_format E, scaled_policy Declared>
+struct scaled_mutant {
+    using format = binary32;
+    using element = E;
+    static constexpr scaled_policy declared = Declared;
+};
+// Declares the exact intermediate (a fused conversion) and rounds x * s to binary32 first: the
+// product can round onto a midpoint between two codes, and the tie then goes to the even code
+// though the exact product lay on the other side (double rounding).
+template <class E>
+struct scaled_double_rounding : scaled_mutant<E, scaled_policy{{}, scale_op::multiply, intermediate::exact}> {
+    FLIPCHECK_HD static code_t<E> quantize_scaled(std::uint32_t x, float s) {
+        return quantize_bits<E, quantize_policy{}>(bit_cast<float>(x) * s);
+    }
+};
+// Declares x / s and multiplies by 1 / s (one reciprocal a tensor, to save the divisions): 1 / s
+// is rounded, so for a scale that is not a power of two x * (1 / s) is not x / s.
+template <class E>
+struct scaled_reciprocal : scaled_mutant<E, scaled_policy{{}, scale_op::divide, intermediate::binary32}> {
+    FLIPCHECK_HD static code_t<E> quantize_scaled(std::uint32_t x, float s) {
+        return quantize_bits<E, quantize_policy{}>(bit_cast<float>(x) * (1.0f / s));
+    }
+};
+// x * s with a subnormal product flushed to zero (nvcc -ftz=true, --use_fast_math): an element
+// with binary32's subnormal range, bfloat16, loses every code below 2^-126.
+template <class E>
+struct scaled_flushed_intermediate
+    : scaled_mutant<E, scaled_policy{{rounding::nearest_even, saturation::infinity}, scale_op::multiply, intermediate::binary32}> {
+    FLIPCHECK_HD static code_t<E> quantize_scaled(std::uint32_t x, float s) {
+        float y = bit_cast<float>(x) * s;
+        if ((bit_cast<std::uint32_t>(y) & 0x7f800000u) == 0) y = bit_cast<float>(bit_cast<std::uint32_t>(y) & 0x80000000u);
+        return quantize_bits<E, quantize_policy{rounding::nearest_even, saturation::infinity}>(y);
+    }
+};
 
 // mlx#4376: e4m3fn decoded as if it had IEEE-style all-ones exponents that are still numbers:
 // 0x7f and 0xff, its NaNs, come out as +-480.

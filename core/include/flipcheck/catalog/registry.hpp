@@ -36,6 +36,7 @@
 #include "flipcheck/policy.hpp"
 #include "flipcheck/reducer.hpp"
 #include "flipcheck/quantize.hpp"
+#include "flipcheck/scaled_quantize.hpp"
 #include "flipcheck/scale.hpp"
 #include "flipcheck/scale_recipe.hpp"
 #include "flipcheck/catalog/key_mutants.hpp"
@@ -390,6 +391,15 @@ using quantize_up = quantizer<binary32, E, quantize_policy{rounding::up, saturat
 // binary32 narrowed to a 16-bit float (IEEE's convertFormat): nearest even, overflow to +-inf.
 template <class E>
 using narrow_binary32 = quantizer<binary32, E, quantize_policy{rounding::nearest_even, saturation::infinity}>;
+// Scaled quantizers (scaled_quantize.hpp): x * s or x / s, then cvt.rn.satfinite's rules.
+template <class E>
+using quantize_scaled = scaled_quantizer<binary32, E, scaled_policy{rn_satfinite, scale_op::multiply, intermediate::binary32}>;
+template <class E>
+using quantize_scaled_exact = scaled_quantizer<binary32, E, scaled_policy{rn_satfinite, scale_op::multiply, intermediate::exact}>;
+template <class E>
+using quantize_divided = scaled_quantizer<binary32, E, scaled_policy{rn_satfinite, scale_op::divide, intermediate::binary32}>;
+template <class E>
+using quantize_scaled_bf16 = scaled_quantizer<bfloat16, E, scaled_policy{rn_satfinite, scale_op::multiply, intermediate::binary32}>;
 template <class E>
 using mx_scale_value_rceil = mx_scale_value_of<mx_scale_rceil<E>>;
 template <class>
@@ -414,7 +424,11 @@ using scaling = list<
     scaling_entry<0x50, "mx_scale_rceil_eps", mx_scale_rceil_eps, false, law_id::scale_agreement, "DeepGEMM, SGLang, vLLM (use_ue8m0)", "the same after amax = max(amax, 1e-4)", formats_of<float8_e4m3fn>>,
     scaling_entry<0x51, "mx_scale_value_rceil", mx_scale_value_rceil, false, law_id::scale_power_of_two, "torchao RCEIL", "the RCEIL scale as the binary32 value a kernel multiplies by: 2^(code - 127)", formats_of<float8_e4m3fn>>,
     scaling_entry<0x52, "nvfp4_global_scale", nvfp4_global, false, law_id::scale_agreement, "NVIDIA NVFP4", "448 * 6 / amax in binary32; 0 and inf give 1, overflow FLT_MAX, NaN NaN", formats_of<float4_e2m1fn>>,
-    scaling_entry<0x57, "narrow", narrow_binary32, false, law_id::quantize_rounding, "IEEE 754 convertFormat, __float2half_rn", "binary32 to the 16-bit float: nearest, ties to even; overflow and +-inf to +-inf, NaN to NaN", formats_of<binary16, bfloat16>>>;
+    scaling_entry<0x57, "narrow", narrow_binary32, false, law_id::quantize_rounding, "IEEE 754 convertFormat, __float2half_rn", "binary32 to the 16-bit float: nearest, ties to even; overflow and +-inf to +-inf, NaN to NaN", formats_of<binary16, bfloat16>>,
+    scaling_entry<0x58, "quantize_scaled", quantize_scaled, false, law_id::quantize_rounding, "TransformerEngine, (x * scale).to(fp8)", "x * s rounded to binary32, then quantize's rules: what a kernel that multiplies in a register does", quantizer_elements>,
+    scaling_entry<0x59, "quantize_scaled_exact", quantize_scaled_exact, false, law_id::quantize_rounding, "a fused scale-and-convert", "x * s quantized once: the product in binary64, rounded to odd into binary32 (no double rounding)", quantizer_elements>,
+    scaling_entry<0x5a, "quantize_divided", quantize_divided, false, law_id::quantize_rounding, "OCP MX reference, A / 2^e", "x / s rounded to binary32, then quantize's rules", mx_elements>,
+    scaling_entry<0x5b, "quantize_scaled_bf16", quantize_scaled_bf16, false, law_id::quantize_rounding, "MX from bfloat16 activations", "bfloat16 x * s in binary32, then quantize's rules (every input under every e8m0 scale: exhaustive)", mx_elements>>;
 
 template <class F>
 using ge0_split_amax = mutants::ge0_split_amax<F>;
@@ -450,6 +464,12 @@ template <class E>
 using quantize_overflow_to_nan = mutants::quantize_overflow_to_nan<E>;
 template <class E>
 using quantize_fnuz_sign_on_zero = mutants::quantize_fnuz_sign_on_zero<E>;
+template <class E>
+using scaled_double_rounding = mutants::scaled_double_rounding<E>;
+template <class E>
+using scaled_reciprocal = mutants::scaled_reciprocal<E>;
+template <class E>
+using scaled_flushed_intermediate = mutants::scaled_flushed_intermediate<E>;
 template <class F>
 using e4m3fn_nan_as_480 = mutants::e4m3fn_nan_as_480<F>;
 template <class F>
@@ -486,7 +506,10 @@ using scaling_mutants = list<
     scaling_entry<0xa4, "fnuz_abs_amax", fnuz_abs_amax, true, law_id::reducer_agreement, "triton#9603", "amax as max(abs(x)) with abs clearing fnuz's sign bit: the NaN 0x80 becomes +0", formats_of<float8_e4m3fnuz, float8_e5m2fnuz>>,
     scaling_entry<0xa5, "ue8m0_clamped_after_rounding", ue8m0_clamped_after_rounding, true, law_id::scale_power_of_two, "vLLM#58032's class", "2^ceil(log2(amax / 448)), then max(s, 1 / (448 * 512)): a tiny amax's scale is no power of two", formats_of<float8_e4m3fn>>,
     scaling_entry<0xa6, "fp8_scale_no_epsilon", fp8_scale_no_epsilon, true, law_id::scale_agreement, "kernels-community#681", "1 / (amax / max_E) with no epsilon: an all-zero block's scale is +inf (its codes 0 * inf = NaN)", formats_of<float8_e4m3fn>>,
-    scaling_entry<0xa7, "nvfp4_global_scale_unguarded", nvfp4_global_scale_unguarded, true, law_id::scale_agreement, "flashinfer#3448", "NVFP4's global scale 448 * 6 / amax with no zero guard: +inf for an all-zero tensor", formats_of<float4_e2m1fn>>>;
+    scaling_entry<0xa7, "nvfp4_global_scale_unguarded", nvfp4_global_scale_unguarded, true, law_id::scale_agreement, "flashinfer#3448", "NVFP4's global scale 448 * 6 / amax with no zero guard: +inf for an all-zero tensor", formats_of<float4_e2m1fn>>,
+    scaling_entry<0xab, "scaled_double_rounding", scaled_double_rounding, true, law_id::quantize_rounding, "(x * scale).to(fp8) sold as a fused conversion", "declares x * s quantized once, rounds the product to binary32 first: a product just off a midpoint ties to even", formats_of<float8_e4m3fn, float4_e2m1fn>>,
+    scaling_entry<0xac, "scaled_reciprocal", scaled_reciprocal, true, law_id::quantize_rounding, "x * scale_inv for x / scale", "declares x / s, multiplies by 1 / s rounded to binary32", formats_of<float8_e4m3fn>>,
+    scaling_entry<0xad, "scaled_flushed_intermediate", scaled_flushed_intermediate, true, law_id::quantize_idempotent, "nvcc --use_fast_math (-ftz=true)", "x * s with a subnormal product flushed to zero before the narrowing", formats_of<bfloat16>>>;
 
 // Every (entry, format) pair of the scaling path, as concrete types (instance<E, F>::type).
 using scaling_instances = instances<scaling>;

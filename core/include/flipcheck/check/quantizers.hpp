@@ -118,6 +118,26 @@ struct step_view {
     FLIPCHECK_HD C answer(bool negative, std::uint32_t m, std::size_t k) const {
         return points[k] == m ? at[negative][k] : above[negative][k];
     }
+    // The same for any real magnitude a, as binary64 (a scaled quantizer's |x op s|): the oracle's
+    // answer is constant between neighbouring points, and beyond binary32's range too (below
+    // 2^-149 it is the smallest's; above the overflow threshold, the overflow's).
+    FLIPCHECK_HD double point(std::size_t k) const { return double(bit_cast<float>(points[k])); }
+    FLIPCHECK_HD std::size_t locate_value(double a, std::size_t k) const {
+        while (k + 1 < size && point(k + 1) <= a) ++k;
+        return k;
+    }
+    FLIPCHECK_HD std::size_t find_value(double a) const {
+        std::size_t lo = 0, hi = size;  // point(lo) <= a < point(hi)
+        while (hi - lo > 1) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (point(mid) <= a) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+    FLIPCHECK_HD C answer_value(bool negative, double a, std::size_t k) const {
+        return point(k) == a ? at[negative][k] : above[negative][k];
+    }
 };
 
 // The oracle's answer as a step function of a binary32 magnitude, per sign: constant on each open
@@ -166,13 +186,20 @@ struct stepped_want {
     }
 };
 
+// The value a quantizer rounds: the input's own (a scaled quantizer's is x op s: check/
+// scaled_quantizers.hpp).
+struct unscaled {
+    FLIPCHECK_HD double operator()(float x) const { return x; }
+};
+
 // Judge magnitude bits [first, last] of input format F (every one, ascending) or, with `list`, the
 // list_size listed ones (ascending). want(x) is the oracle's code for input bits x; value[c] is
-// code c's value (element_values). Host and device: a GPU walks a chunk a thread.
-template <quantizer_input F, element_format E, class Q, class Want>
+// code c's value (element_values); through(x's value) is the value rounded, which tells a failure's
+// law. Host and device: a GPU walks a chunk a thread.
+template <quantizer_input F, element_format E, class Q, class Want, class Through = unscaled>
 FLIPCHECK_HD void walk(findings<typename F::storage, code_t<E>>& out, const float* value, const Q& q, Want&& want,
                        std::uint64_t first, std::uint64_t last, const typename F::storage* list = nullptr,
-                       std::uint64_t list_size = 0, bool warm_up = false) {
+                       std::uint64_t list_size = 0, bool warm_up = false, Through through = {}) {
     using S = typename F::storage;
     using C = code_t<E>;
     const float max = value[E::max_finite], infinity = bit_cast<float>(0x7f800000u);
@@ -188,24 +215,24 @@ FLIPCHECK_HD void walk(findings<typename F::storage, code_t<E>>& out, const floa
         for (int s = 0; s < 2; ++s) {
             const S x = S(m | (s ? F::sign_mask : S(0)));
             const std::uint64_t rank = std::uint64_t(m) * 2 + std::uint64_t(s);
-            const float xv = F::to_value(x);
+            const double xv = through(F::to_value(x));
             const C got = C(q(x));
             if (warm_up && i == 0) {  // the previous chunk's last magnitude: only the order law's neighbour
-                if (!E::is_nan_bits(got) && !oracle::isnan(xv))
+                if (!E::is_nan_bits(got) && xv == xv)
                     have_previous[s] = true, previous_x[s] = x, previous_got[s] = got, previous_value[s] = value[got];
                 continue;
             }
             ++out.checks;
-            if (oracle::isnan(xv)) {
+            if (xv != xv) {
                 if constexpr (E::nans != nan_encoding::none)
                     if (!E::is_nan_bits(got)) out.note(1, {x, {}, got, E::quiet_nan, 0, rank});
                 continue;
             }
             const C w = want(x);
             if (!same_code<E>(got, w)) {
-                const float wv = value[w];
-                const float a = xv < 0 ? -xv : xv;
-                const bool special = a == infinity || a > max || wv == 0.0f;
+                const double wv = value[w];
+                const double a = xv < 0 ? -xv : xv;
+                const bool special = a == double(infinity) || a > double(max) || wv == 0.0;
                 const int law = special ? 1 : (wv == xv ? 2 : 3);
                 out.note(law, {x, {}, got, w, 0, rank});
             }
@@ -270,8 +297,9 @@ bool say_cannot_declare(scaling_report& r, quantize_policy p) {
 }
 
 // The report's verdict from the walks' findings: each failed law with its first input.
+// `by`: what follows the input in the call's text (a scaled quantizer's " * s").
 template <quantizer_input F, element_format E>
-void conclude(scaling_report& r, const findings<typename F::storage, code_t<E>>& f) {
+void conclude(scaling_report& r, const findings<typename F::storage, code_t<E>>& f, const std::string& by = "") {
     using S = typename F::storage;
     r.checks = f.checks;
     const auto code = [](code_t<E> c) { return show<E>(c); };
@@ -281,10 +309,10 @@ void conclude(scaling_report& r, const findings<typename F::storage, code_t<E>>&
         r.failed |= law_bit(laws[l]);
         std::string text = std::string(to_string(laws[l])) + ": ";
         if (l == 0)
-            text += "quantize(" + show<F>(x.previous) + ") = " + code(x.previous_got) + " but quantize(" + show<F>(x.x) +
+            text += "quantize(" + show<F>(x.previous) + by + ") = " + code(x.previous_got) + " but quantize(" + show<F>(x.x) + by +
                     ") = " + code(x.got) + ": the results run against the inputs' order";
         else
-            text += "quantize(" + show<F>(x.x) + ") = " + code(x.got) + "; the oracle's: " + code(x.want);
+            text += "quantize(" + show<F>(x.x) + by + ") = " + code(x.got) + "; the oracle's: " + code(x.want);
         r.counterexample = r.counterexample ? *r.counterexample + "; " + text : text;
         if (r.replay.empty()) r.replay = format_case<F>(std::span<const S>(&x.x, 1), {});
     }

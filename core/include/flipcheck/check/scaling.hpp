@@ -41,6 +41,7 @@
 #include "flipcheck/check/every_core.hpp"
 #include "flipcheck/check/canonical_keys.hpp"
 #include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/check/scaled_quantizers.hpp"
 #include "flipcheck/check/scales.hpp"
 #include "flipcheck/check/scaling_report.hpp"
 #include "flipcheck/check/shrink.hpp"
@@ -71,7 +72,8 @@ concept block_scale_subject = requires(std::span<const typename X::format::stora
 };
 template <class X>
 concept scaling_subject = amax_subject<X> || mx_scale_subject<X> || mx_scale_value_subject<X> || tensor_scale_subject<X> || decode_subject<X> ||
-                          block_scale_subject<X> || nvfp4_scale_subject<X> || quantizer_subject<X> || canonical_key_subject<X>;
+                          block_scale_subject<X> || nvfp4_scale_subject<X> || quantizer_subject<X> || scaled_quantizer_subject<X> ||
+                          canonical_key_subject<X>;
 
 // ---- amax -----------------------------------------------------------------------------------------
 
@@ -352,6 +354,7 @@ scaling_report check_scaling(const scaling_options& o = {}) {
     else if constexpr (tensor_scale_subject<X>) return check_tensor_scale<X>(o);
     else if constexpr (decode_subject<X>) return check_decode<X>(o);
     else if constexpr (quantizer_subject<X>) return check_quantizer<X>(o);
+    else if constexpr (scaled_quantizer_subject<X>) return check_scaled_quantizer<X>(o);
     else if constexpr (canonical_key_subject<X>) return check_canonical_key<X>(o);
     else return check_nvfp4_scale<X>(o);
 }

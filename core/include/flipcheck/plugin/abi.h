@@ -56,9 +56,13 @@ enum flipcheck_subject_kind {
                                         code. format_id: the input's | the element's << 8. policy: rounding | saturation << 8 */
     flipcheck_kind_scale_value = 15, /* run: xs = one binary32 amax; out: the scale's binary32 bits (a power of two, the
                                         e8m0 scale's value). format_id: the element's. policy: the recipe */
-    flipcheck_kind_canonical_key = 16 /* run: xs = one input word; out: the key (an integer, or bytes packed big-endian:
+    flipcheck_kind_canonical_key = 16, /* run: xs = one input word; out: the key (an integer, or bytes packed big-endian:
                                         byte 0 most significant). format_id: the input's (IEEE-shaped). policy:
                                         equivalence | key bytes (1-8) << 8 | 1 << 16 for a byte key */
+    flipcheck_kind_scaled_quantizer = 17 /* run: xs = two uint32_t words, the input's bits (zero-extended) and the
+                                        scale's binary32 bits; out: the element's code for x op s. format_id: as a
+                                        quantizer's. policy: a quantizer's | op << 16 (0 multiply, 1 divide) |
+                                        intermediate << 24 (0 binary32, 1 exact) */
 };
 /* Kinds are appended without a new ABI version: no struct changes, and a loader that does not
  * know a kind refuses the subject by name ("unknown kind"), never misreads it. */

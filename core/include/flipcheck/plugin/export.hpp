@@ -214,6 +214,13 @@ template <class X>
 int quantizer_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
     return scaling_entry<typename X::format::storage, 1>(d, n, out, e, size, [](auto x) { return code_t<typename X::element>(X::quantize(x[0])); });
 }
+// x (the input's bits, widened) and s (binary32 bits): the ABI's two words.
+template <class X>
+int scaled_quantizer_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
+    return scaling_entry<std::uint32_t, 2>(d, n, out, e, size, [](auto w) {
+        return code_t<typename X::element>(X::quantize_scaled(typename X::format::storage(w[0]), bit_cast<float>(w[1])));
+    });
+}
 // A key travels as its one-word form (canonical_key.hpp's key_word: bytes packed big-endian).
 template <class X>
 int canonical_key_entry(const void* d, std::size_t n, const std::size_t*, std::uint64_t* out, char* e, std::size_t size) {
@@ -275,6 +282,13 @@ flipcheck_subject_v2 subject() {
         s.format_id |= std::uint32_t(registry::format_id<typename T::element>) << 8;
         s.policy = std::uint32_t(quantize_policy(T::declared).round) | std::uint32_t(quantize_policy(T::declared).saturate) << 8;
         s.run = &quantizer_entry<T>;
+    } else if constexpr (scaled_quantizer_subject<T>) {
+        constexpr scaled_policy p = T::declared;
+        s.kind = flipcheck_kind_scaled_quantizer;
+        s.format_id |= std::uint32_t(registry::format_id<typename T::element>) << 8;
+        s.policy = std::uint32_t(p.quantize.round) | std::uint32_t(p.quantize.saturate) << 8 | std::uint32_t(p.op) << 16 |
+                   std::uint32_t(p.via) << 24;
+        s.run = &scaled_quantizer_entry<T>;
     } else if constexpr (canonical_key_subject<T>) {
         s.kind = flipcheck_kind_canonical_key;
         s.policy = key_policy<T>();
@@ -303,8 +317,8 @@ flipcheck_subject_v2 subject() {
         static_assert(reducer_function<T> || arg_reducer_function<T> || packed::pair_reducer_function<T> ||
                           atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T> || atomic::lane_atomic_strategy<T>,
                       "FLIPCHECK_EXPORT_SUBJECTS takes mappings, atomic strategies (value, arg or lane), reducer "
-                      "functions, reducers of packed pairs, the scaling path's shapes, quantizers and canonical keys "
-                      "(check/scaling.hpp)");
+                      "functions, reducers of packed pairs, the scaling path's shapes, quantizers (scaled or not) and "
+                      "canonical keys (check/scaling.hpp)");
         constexpr bool stepped = atomic::atomic_strategy<T> || atomic::arg_atomic_strategy<T> || atomic::lane_atomic_strategy<T>;
         s.kind = packed::pair_reducer_function<T>    ? flipcheck_kind_pair_reducer  // before reducers: it is one too
                  : atomic::lane_atomic_strategy<T>  ? flipcheck_kind_lane_atomic

@@ -51,6 +51,7 @@ inline std::string_view kind_name(std::uint32_t kind) {
         case flipcheck_kind_quantizer: return "quantizer";
         case flipcheck_kind_scale_value: return "scale value";
         case flipcheck_kind_canonical_key: return "canonical key";
+        case flipcheck_kind_scaled_quantizer: return "scaled quantizer";
         default: return "?";
     }
 }
@@ -63,7 +64,7 @@ inline bool is_atomic(const flipcheck_subject_v2& s) {
 // block's for a block scale), judged by check/scaling.hpp.
 inline bool is_scaling(const flipcheck_subject_v2& s) {
     return (s.kind >= flipcheck_kind_mx_scale && s.kind <= flipcheck_kind_nvfp4_scale) ||
-           (s.kind >= flipcheck_kind_quantizer && s.kind <= flipcheck_kind_canonical_key);
+           (s.kind >= flipcheck_kind_quantizer && s.kind <= flipcheck_kind_scaled_quantizer);
 }
 // Whose inputs are binary32 whatever format_id says (an amax; an NVFP4 scale's amax and global scale).
 inline bool takes_binary32(const flipcheck_subject_v2& s) {
@@ -72,7 +73,7 @@ inline bool takes_binary32(const flipcheck_subject_v2& s) {
 }
 // Whose format bits 8-15 of format_id name: a block scale's and a quantizer's element.
 inline bool has_element(const flipcheck_subject_v2& s) {
-    return s.kind == flipcheck_kind_block_scale || s.kind == flipcheck_kind_quantizer;
+    return s.kind == flipcheck_kind_block_scale || s.kind == flipcheck_kind_quantizer || s.kind == flipcheck_kind_scaled_quantizer;
 }
 
 // The element (bits 8-15 of format_id) of a block scale or quantizer: calls f.template operator()<E>().
@@ -95,6 +96,9 @@ inline key_shape key_shape_of(const flipcheck_subject_v2& s) {
 }
 inline quantize_policy quantize_policy_of(const flipcheck_subject_v2& s) {
     return {rounding(s.policy & 0xff), saturation((s.policy >> 8) & 0xff)};
+}
+inline scaled_policy scaled_policy_of(const flipcheck_subject_v2& s) {
+    return {quantize_policy_of(s), scale_op((s.policy >> 16) & 0xff), intermediate((s.policy >> 24) & 0xff)};
 }
 
 // The format entry of a subject (any of formats.hpp's all_formats: the IEEE ones and the byte
@@ -230,9 +234,13 @@ private:
                     refuse("a tensor scale target of " + show<binary32>(p) + " (a positive finite binary32, or 0 for the element's largest)");
                 return;
             }
-            case flipcheck_kind_quantizer: {
-                if ((p & 0xff) > 2 || ((p >> 8) & 0xff) > 2 || p >> 16)
-                    refuse("policy word " + hex(p, 32) + " (a quantizer's: rounding 0-2 | saturation 0-2 << 8)");
+            case flipcheck_kind_quantizer:
+            case flipcheck_kind_scaled_quantizer: {
+                const bool scaled = s.kind == flipcheck_kind_scaled_quantizer;
+                if ((p & 0xff) > 2 || ((p >> 8) & 0xff) > 2 || (scaled ? ((p >> 16) & 0xff) > 1 || p >> 24 > 1 : p >> 16 != 0))
+                    refuse("policy word " + hex(p, 32) +
+                           (scaled ? " (a scaled quantizer's: rounding 0-2 | saturation 0-2 << 8 | op 0-1 << 16 | intermediate 0-1 << 24)"
+                                   : " (a quantizer's: rounding 0-2 | saturation 0-2 << 8)"));
                 with_format(s, [&]<class F>() {
                     if constexpr (!quantizer_input<F>)
                         refuse("a quantizer from " + std::string(F::name) + " (its input is binary32, bfloat16 or binary16)");
@@ -457,6 +465,20 @@ inline scaling_report check_scaling(const flipcheck_subject_v2& e, scaling_optio
                         r = check_quantizer_of<F, E>(
                             quantize_policy_of(e), [&](S x) { return code_t<E>(run(std::span<const S>(&x, 1))); }, o,
                             inputs.template operator()<F>());
+                    }  // (load time refuses other formats: plugin::library)
+                });
+                break;
+            case flipcheck_kind_scaled_quantizer:
+                with_element(e, [&]<class E>() {
+                    if constexpr (quantizer_input<F> && element_format<E>) {
+                        using S = typename F::storage;
+                        r = check_scaled_quantizer_of<F, E>(
+                            scaled_policy_of(e),
+                            [&](S x, float s) {
+                                const std::uint32_t words[2] = {x, bit_cast<std::uint32_t>(s)};
+                                return code_t<E>(run(std::span<const std::uint32_t>(words)));
+                            },
+                            o, inputs.template operator()<binary32>());
                     }  // (load time refuses other formats: plugin::library)
                 });
                 break;

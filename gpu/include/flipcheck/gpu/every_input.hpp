@@ -1,8 +1,9 @@
 // Every binary32 input through a quantizer on the GPU (gpu/quantize_walk.cuh), callable from host
 // code (no CUDA types): flipcheck's built-in binary32 quantizers (each must pass), the quantizer
 // mutants (each must be killed) and CUDA's own conversion functions on the device (the audit's
-// conversion table: each judged against what NVIDIA documents); and every binary32 code through
-// the registry's canonical keys (gpu/key_walk.cuh).
+// conversion table: each judged against what NVIDIA documents); every binary32 code through the
+// registry's canonical keys (gpu/key_walk.cuh); every binary32 input under every scale through its
+// scaled quantizers (gpu/scaled_quantize_walk.cuh).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -30,14 +31,19 @@ struct quantizer_row {
 // CUDA fails.
 std::vector<quantizer_row> every_input(quantizer_set set, std::uint64_t magnitudes = std::uint64_t(1) << 31);
 
-// A canonical key's row (gpu/key_walk.cuh): its report and the walk's times.
-struct key_row {
+// A canonical key's or scaled quantizer's row (gpu/key_walk.cuh, gpu/scaled_quantize_walk.cuh):
+// its report and the walk's times.
+struct walk_row {
     scaling_report report;
     bool mutant = false;
     double kernel_ms = 0, wall_ms = 0;
 };
 // The registry's binary32 canonical keys (mutants: its key mutants) over every binary32 code of
 // their declared order; `pairs` fewer (compute-sanitizer's runs): that many around the zeros.
-std::vector<key_row> every_key_code(bool mutants, std::uint64_t pairs = ~std::uint64_t(0));
+std::vector<walk_row> every_key_code(bool mutants, std::uint64_t pairs = ~std::uint64_t(0));
+// The registry's binary32 scaled quantizers (mutants: its scaled mutants) over every binary32 input
+// under the first `scales` of check/scaled_quantizers.hpp's scales (all 273 by default: every e8m0
+// value, then the per-tensor ones); fewer scales and `magnitudes` for compute-sanitizer's runs.
+std::vector<walk_row> every_scaled_pair(bool mutants, std::size_t scales = ~std::size_t(0), std::uint64_t magnitudes = std::uint64_t(1) << 31);
 
 }  // namespace flipcheck::gpu

@@ -45,14 +45,26 @@ __device__ void walk_chunk(quantize_check::findings<typename X::format::storage,
     quantize_check::walk<F, E>(f, value, device_quantize<X>{}, want, from, e - 1, nullptr, 0, warm);
 }
 
+// Chunk c of X's magnitudes [first, first + count), walked into a findings: what the kernels
+// below run a thread each.
 template <class X>
-__global__ void walk_all(quantize_check::step_view<code_t<typename X::element>> steps, const float* value, std::uint64_t first,
-                         std::uint64_t count, std::uint64_t chunk, unsigned long long* checks, unsigned long long* ranks) {
-    const std::uint64_t chunks = (count + chunk - 1) / chunk;
+struct chunk_walk {
+    quantize_check::step_view<code_t<typename X::element>> steps;
+    const float* value;
+    std::uint64_t first, count, chunk;
+    __device__ void operator()(quantize_check::findings<typename X::format::storage, code_t<typename X::element>>& f, std::uint64_t c) const {
+        walk_chunk<X>(f, steps, value, first, count, chunk, c);
+    }
+};
+
+// Every one of `chunks` chunks, a thread each: the checks summed and each law's smallest failing
+// rank kept (atomicMin). Walk: a chunk_walk, or any functor of its form (scaled_quantize_walk.cuh's).
+template <class S, class C, class Walk>
+__global__ void walk_all(Walk walk, std::uint64_t chunks, unsigned long long* checks, unsigned long long* ranks) {
     unsigned long long n = 0;
     for (std::uint64_t c = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; c < chunks; c += std::uint64_t(gridDim.x) * blockDim.x) {
-        quantize_check::findings<typename X::format::storage, code_t<typename X::element>> f;
-        walk_chunk<X>(f, steps, value, first, count, chunk, c);
+        quantize_check::findings<S, C> f;
+        walk(f, c);
         n += f.checks;
         for (int l = 0; l < 4; ++l)
             if (f.first[l].rank != ~std::uint64_t(0)) atomicMin(ranks + l, (unsigned long long)f.first[l].rank);
@@ -60,12 +72,12 @@ __global__ void walk_all(quantize_check::step_view<code_t<typename X::element>> 
     atomicAdd(checks, n);
 }
 
-template <class X>
-__global__ void walk_one(quantize_check::step_view<code_t<typename X::element>> steps, const float* value, std::uint64_t first,
-                         std::uint64_t count, std::uint64_t chunk, std::uint64_t c,
-                         quantize_check::findings<typename X::format::storage, code_t<typename X::element>>* out) {
-    quantize_check::findings<typename X::format::storage, code_t<typename X::element>> f;
-    walk_chunk<X>(f, steps, value, first, count, chunk, c);
+// Chunk c alone, its whole findings written out: the report's words for the chunk that holds a
+// law's smallest failing rank.
+template <class S, class C, class Walk>
+__global__ void walk_one(Walk walk, std::uint64_t c, quantize_check::findings<S, C>* out) {
+    quantize_check::findings<S, C> f;
+    walk(f, c);
     *out = f;
 }
 
@@ -124,8 +136,9 @@ scaling_report check_quantizer_every(std::uint64_t first = 0, std::uint64_t magn
     // 2^31 magnitudes in chunks of 2048: 2^20 threads, each a sequential walk (the step table's
     // cursor moves forward, as on the CPU).
     constexpr std::uint64_t chunk = 2048;
+    const quantize_kernels::chunk_walk<X> walk{steps, value.get(), first, magnitudes, chunk};
     const float kernel_ms = timed_launch("quantize walk_all", [&] {
-        quantize_kernels::walk_all<X><<<2048, 256>>>(steps, value.get(), first, magnitudes, chunk, words.get(), words.get() + 1);
+        quantize_kernels::walk_all<S, C><<<2048, 256>>>(walk, (magnitudes + chunk - 1) / chunk, words.get(), words.get() + 1);
     });
     const std::vector<unsigned long long> w = words.download();
     qc::findings<S, C> f;
@@ -134,7 +147,7 @@ scaling_report check_quantizer_every(std::uint64_t first = 0, std::uint64_t magn
     for (int l = 0; l < 4; ++l) {
         if (w[std::size_t(1 + l)] == ~0ull) continue;
         const std::uint64_t magnitude = w[std::size_t(1 + l)] / 2;
-        quantize_kernels::walk_one<X><<<1, 1>>>(steps, value.get(), first, magnitudes, chunk, (magnitude - first) / chunk, one.get());
+        quantize_kernels::walk_one<S, C><<<1, 1>>>(walk, (magnitude - first) / chunk, one.get());
         check(cudaGetLastError(), "quantize walk_one");
         check(cudaStreamSynchronize(0), "quantize walk_one");
         f.note(l, one.download()[0].first[l]);
