@@ -44,17 +44,13 @@ FLIPCHECK_HD inline std::uint8_t recipe_scale(scale_recipe r, float max_elem, fl
     if (isnan(amax)) return 0xff;
     float a = amax < 0 ? -amax : amax;
     if (r.amax_floor > 0 && a < r.amax_floor) a = r.amax_floor;
+    if (r.round == scale_rounding::floor) return mx_scale(ilogb(max_elem), a);  // OCP's, written once (scale.hpp)
     if (a == 0) return 0x00;
     if (isinf(a)) return 0xfe;
-    int k;
-    if (r.round == scale_rounding::floor) {
-        k = ilogb(a) - ilogb(max_elem);
-    } else {
-        const float q = float(double(a) / double(max_elem));
-        if (q == 0) return 0x00;
-        k = ilogb(q);                   // floor(log2 q), then up unless q is 2^k itself
-        if (q != ldexp(1.0f, k)) ++k;   // ceil(log2 q)
-    }
+    const float q = float(double(a) / double(max_elem));
+    if (q == 0) return 0x00;
+    int k = ilogb(q);               // floor(log2 q), then up unless q is 2^k itself
+    if (q != ldexp(1.0f, k)) ++k;   // ceil(log2 q)
     const int code = k + 127;
     return std::uint8_t(code < 0 ? 0 : code > 254 ? 254 : code);
 }
