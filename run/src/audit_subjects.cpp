@@ -1,5 +1,5 @@
 // The audit's own CPU subjects (the standard library's folds, algorithms and sorts, Thrust's host
-// backend, flipcheck's keyed max), the NaNs each backend makes, and each subject classified by core's
+// backend, Eigen's coefficient reductions, flipcheck's keyed max), the NaNs each backend makes, and each subject classified by core's
 // audit/audit.hpp and audit/sort.hpp. The GPU's subjects are gpu_backend.hpp's; the shaders' and the
 // frameworks' come from the command (cli/shader.cpp) and adapter.hpp.
 #include "flipcheck/run/audit_subjects.hpp"
@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ranges>
 
+#include <Eigen/Core>
 #include <fmt/format.h>
 
 #include "flipcheck/atomic.hpp"
@@ -83,6 +84,31 @@ answer keyed(const input& xs) {
     return S::result(w.value);
 }
 
+// Eigen's coefficient reductions over a Map of the array, under a NaN propagation option
+// (Eigen 3.4: PropagateFast, the default, "undefined" with NaN; PropagateNaN; PropagateNumbers).
+// n = 0 has no answer (Eigen asserts on an empty vector).
+template <int Propagation, reduce_op Op, bool Arg>
+answer eigen_coeff(const input& xs) {
+    if (xs.empty()) return std::nullopt;
+    const auto v = values<float>(xs);
+    const Eigen::Map<const Eigen::VectorXf> m(v.data(), Eigen::Index(v.size()));
+    if constexpr (Arg) {
+        Eigen::Index i = 0;
+        if constexpr (Op == reduce_op::max) m.template maxCoeff<Propagation>(&i);
+        else m.template minCoeff<Propagation>(&i);
+        return std::uint64_t(i);
+    } else {
+        return bits_of(Op == reduce_op::max ? m.template maxCoeff<Propagation>() : m.template minCoeff<Propagation>());
+    }
+}
+template <int Propagation>
+void add_eigen(std::vector<audit::subject>& s, const std::string& option) {
+    s.push_back({"Eigen maxCoeff<" + option + ">", "Eigen", reduce_op::max, false, eigen_coeff<Propagation, reduce_op::max, false>});
+    s.push_back({"Eigen minCoeff<" + option + ">", "Eigen", reduce_op::min, false, eigen_coeff<Propagation, reduce_op::min, false>});
+    s.push_back({"Eigen maxCoeff<" + option + ">(&index)", "Eigen", reduce_op::max, true, eigen_coeff<Propagation, reduce_op::max, true>});
+    s.push_back({"Eigen minCoeff<" + option + ">(&index)", "Eigen", reduce_op::min, true, eigen_coeff<Propagation, reduce_op::min, true>});
+}
+
 template <class T>
 std::vector<audit::subject> std_folds(const std::string& format, const std::string& suffix) {
     return {
@@ -121,6 +147,9 @@ std::vector<audit::subject> cpu_subjects() {
                      return bits_of(thrust::reduce(thrust::host, v.begin() + 1, v.end(), v[0], thrust::maximum<float>()));
                  }});
 #endif
+    add_eigen<Eigen::PropagateFast>(s, "PropagateFast");
+    add_eigen<Eigen::PropagateNaN>(s, "PropagateNaN");
+    add_eigen<Eigen::PropagateNumbers>(s, "PropagateNumbers");
     for (auto& d : std_folds<double>("binary64", " <double>")) s.push_back(std::move(d));
     return s;
 }
@@ -188,6 +217,11 @@ audit::sort_report classify(const audit::sort_subject& s, bool device, std::size
     return v;
 }
 
+
+std::string eigen_version() {
+    return fmt::format("Eigen: {}.{}.{} (vectorized for the compiler's default target: flipcheck is built without -march)",
+                       EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
+}
 
 std::string thrust_version() {
 #if FLIPCHECK_HAVE_THRUST
