@@ -475,7 +475,7 @@ inline scaling_report check_scaling(const flipcheck_subject_v2& e, scaling_optio
                         r = check_scaled_quantizer_of<F, E>(
                             scaled_policy_of(e),
                             [&](S x, float s) {
-                                const std::uint32_t words[2] = {x, bit_cast<std::uint32_t>(s)};
+                                const std::uint32_t words[2] = {std::uint32_t(x), bit_cast<std::uint32_t>(s)};
                                 return code_t<E>(run(std::span<const std::uint32_t>(words)));
                             },
                             o, inputs.template operator()<binary32>());
