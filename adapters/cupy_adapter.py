@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """CuPy through flipcheck's adapter format (protocol.py), on the GPU: max, min, argmax, argmin,
-nanmax and sort on float16, float32 and float64 (CuPy has no bfloat16)."""
+nanmax, sort, and cupyx.scatter_max/scatter_min of every element into one index (atomics under
+contention) on float16, float32 and float64 (CuPy has no bfloat16; a dtype cupyx's scatters refuse is
+left out of their rows)."""
 import os
 import sys
 
@@ -29,6 +31,25 @@ def value_bits(fmt, x):
     return int(cp.asnumpy(cp.asarray(x, dtype=f).reshape(1).view(u))[0])
 
 
+def one_index(x, scatter, op):
+    """Every element of x into out[0], which starts at the identity (-inf for max, +inf for min):
+    every thread's atomic on one address."""
+    import cupyx
+    out = cp.full(1, float("-inf") if op == "max" else float("inf"), dtype=x.dtype)
+    getattr(cupyx, scatter)(out, cp.zeros(x.size, dtype=cp.int64), x)
+    return out
+
+
+def takes(fn, u):
+    """Whether the row runs on this dtype (1.0's bits in it)."""
+    one = {"uint16": 0x3C00, "uint32": 0x3F800000, "uint64": 0x3FF0000000000000}[u]
+    try:
+        fn([one])
+        return True
+    except Exception:  # noqa: BLE001 - a dtype the library refuses, whatever it raises
+        return False
+
+
 def subjects():
     out = []
     for fmt, (f, u) in TYPES.items():
@@ -47,6 +68,10 @@ def subjects():
                 ("cupy.argmin", "arg", "min", arg(cp.argmin)),
                 ("cupy.nanmax", "value", "max", value(cp.nanmax)),
                 ("cupy.sort", "sort", "ascending", sort)]
+        for op, scatter in (("max", "scatter_max"), ("min", "scatter_min")):
+            fn = value(lambda x, scatter=scatter, op=op: one_index(x, scatter, op))
+            if takes(fn, u):
+                subs.append((f"cupyx.{scatter}, one index", "value", op, fn))
         out += [(f"{n} <{f}>", k, o, fmt, fn) for n, k, o, fn in subs]
     return out
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """JAX through flipcheck's adapter format (protocol.py), on its default device (the GPU where
-there is one): max, min, argmax, argmin, lax.top_k(1) and sort on float16, bfloat16, float32 and
+there is one): max, min, argmax, argmin, lax.top_k(1), sort and .at[index].max/min of every element
+into one index (a scatter: atomics under contention on the GPU) on float16, bfloat16, float32 and
 float64 (x64 enabled); and the conversions float32 -> each float8, float4 and 16-bit type jax.numpy
 has, by astype, on that device (declared as ml_dtypes documents them: nearest even; overflow to
 infinity where the type has one, else NaN, else the largest value)."""
@@ -35,6 +36,14 @@ def value_bits(fmt, x):
     return int(np.asarray(jax.lax.bitcast_convert_type(jnp.asarray(x, dtype=f).reshape(1), jnp.dtype(u)))[0])
 
 
+def one_index(x, op):
+    """Every element of x into out[0], which starts at the identity (-inf for max, +inf for min) and
+    takes part, as jnp.full(...).at[idx].max(x) does."""
+    out = jnp.full(1, -jnp.inf if op == "max" else jnp.inf, dtype=x.dtype)
+    at = out.at[jnp.zeros(x.shape[0], dtype=jnp.int32)]
+    return at.max(x) if op == "max" else at.min(x)
+
+
 def subjects():
     out = []
     for fmt, (f, u) in TYPES.items():
@@ -52,7 +61,10 @@ def subjects():
                 ("jnp.argmax", "arg", "max", arg(jnp.argmax)),
                 ("jnp.argmin", "arg", "min", arg(jnp.argmin)),
                 ("jax.lax.top_k(k=1)", "value", "max", value(lambda x: jax.lax.top_k(x, 1)[0])),
-                ("jnp.sort", "sort", "ascending", sort)]
+                ("jnp.sort", "sort", "ascending", sort),
+                # A scatter of every element into one index (atomics under contention on the GPU).
+                (".at[one index].max", "value", "max", value(lambda x: one_index(x, "max"))),
+                (".at[one index].min", "value", "min", value(lambda x: one_index(x, "min")))]
         out += [(f"{n} <{f}>", k, o, fmt, fn) for n, k, o, fn in subs]
     return out
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch through flipcheck's adapter format (protocol.py), on the GPU when there is one:
-max, min, amax, argmax, argmin, topk(1) and sort on float16, bfloat16, float32 and float64; and the
+max, min, amax, argmax, argmin, topk(1), sort, and scatter_reduce_/index_reduce_ (amax, amin) of every
+element into one index (atomics under contention) on float16, bfloat16, float32 and float64; and the
 conversions float32 -> float8 (e4m3fn, e5m2, and the fnuz pair), float16 and bfloat16 by
 Tensor.to(dtype), on the GPU and on the CPU. What each declares is what PyTorch's c10 conversions
 do by their comments: nearest even; float8 types without infinity overflow to NaN (not
@@ -41,6 +42,17 @@ def unsigned(fmt, t):
     return [v & ((1 << w) - 1) for v in t.view(TYPES[fmt][1]).cpu().tolist()]
 
 
+def one_index(x, how, reduce):
+    """Every element of x reduced into out[0] with include_self=False (out starts at the identity,
+    -inf for amax, +inf for amin, and does not take part): on the GPU, every thread's atomic on one
+    address."""
+    out = torch.full((1,), float("-inf") if reduce == "amax" else float("inf"), dtype=x.dtype, device=x.device)
+    index = torch.zeros(x.numel(), dtype=torch.long, device=x.device)
+    if how == "scatter_reduce":
+        return out.scatter_reduce_(0, index, x, reduce=reduce, include_self=False)
+    return out.index_reduce_(0, index, x, reduce, include_self=False)
+
+
 def subjects():
     out = []
     for fmt, (f, _) in TYPES.items():
@@ -62,7 +74,12 @@ def subjects():
                 ("torch.argmin", "arg", "min", arg(torch.argmin)),
                 ("torch.topk(k=1)", "value", "max", value(lambda x: torch.topk(x, 1).values)),
                 ("torch.topk(k=1) index", "arg", "max", arg(lambda x: torch.topk(x, 1).indices[0])),
-                ("torch.sort", "sort", "ascending", sort)]
+                ("torch.sort", "sort", "ascending", sort),
+                # Atomics under contention: every element reduced into one address.
+                ("torch.scatter_reduce_(amax), one index", "value", "max", value(lambda x: one_index(x, "scatter_reduce", "amax"))),
+                ("torch.scatter_reduce_(amin), one index", "value", "min", value(lambda x: one_index(x, "scatter_reduce", "amin"))),
+                ("torch.index_reduce_(amax), one index", "value", "max", value(lambda x: one_index(x, "index_reduce", "amax"))),
+                ("torch.index_reduce_(amin), one index", "value", "min", value(lambda x: one_index(x, "index_reduce", "amin")))]
         out += [(f"{n} <{name}>", k, o, fmt, fn) for n, k, o, fn in subs]
     return out
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Triton through flipcheck's adapter format (protocol.py), on the GPU: tl.max and tl.argmax in a
-one-program kernel over a power-of-two block, on float16, bfloat16, float32 and float64. The
+one-program kernel over a power-of-two block, and tl.atomic_max/atomic_min of every element into one
+address (a program an element: atomics under contention; on each dtype this Triton compiles them
+for), on float16, bfloat16, float32 and float64. The
 block's tail is masked with the identity (-inf for max, +inf for min), as Triton code does; an
 index at or past n is reported as it is (it is wrong). Inputs longer than one block (2^14) are
 answered "skip": the audit counts them and does not judge them. And the conversions float32 ->
@@ -55,6 +57,15 @@ def build():
         tl.store(y_ptr + offs, x.to(DTYPE, fp_downcast_rounding=ROUND), mask=mask)
     KERNELS["convert"] = convert_kernel
 
+    @triton.jit
+    def atomic_kernel(x_ptr, out_ptr, IS_MAX: tl.constexpr):
+        x = tl.load(x_ptr + tl.program_id(0))
+        if IS_MAX:
+            tl.atomic_max(out_ptr, x)
+        else:
+            tl.atomic_min(out_ptr, x)
+    KERNELS["atomic"] = atomic_kernel
+
 
 def signed(b, width):
     return b - (1 << width) if b >= 1 << (width - 1) else b
@@ -78,10 +89,34 @@ def run(fmt, bits, is_max):
     return out.view(i).item() & ((1 << w) - 1), int(idx.item())
 
 
+def atomic(fmt, bits, is_max):
+    """tl.atomic_max/min of every element into one address, a program an element (every program
+    on one address), the address starting at the identity (-inf for max, +inf for min)."""
+    f, i = TYPES[fmt]
+    w = protocol.WIDTH[fmt]
+    out = torch.full((1,), float("-inf") if is_max else float("inf"), dtype=f, device="cuda")
+    if bits:
+        x = torch.tensor([signed(b, w) for b in bits], dtype=i, device="cuda").view(f)
+        KERNELS["atomic"][(len(bits),)](x, out, IS_MAX=is_max)
+    return out.view(i).item() & ((1 << w) - 1)
+
+
+def compiles(fmt, is_max):
+    """Whether this Triton compiles tl.atomic_max/min on the dtype (it takes fewer dtypes than tl.max)."""
+    try:
+        atomic(fmt, [{"binary16": 0x3C00, "bfloat16": 0x3F80, "binary32": 0x3F800000, "binary64": 0x3FF0000000000000}[fmt]], is_max)
+        return True
+    except Exception:  # noqa: BLE001 - a compile error, whatever Triton raises for it
+        return False
+
+
 def subjects():
     out = []
     for fmt, (f, _) in TYPES.items():
         name = str(f).replace("torch.", "")
+        for op, is_max in (("max", True), ("min", False)):
+            if compiles(fmt, is_max):
+                out.append((f"tl.atomic_{op}, one address <{name}>", "value", op, fmt, lambda b, fmt=fmt, is_max=is_max: atomic(fmt, b, is_max)))
         out += [(f"tl.max <{name}>", "value", "max", fmt, lambda b, fmt=fmt: run(fmt, b, True)[0]),
                 (f"tl.argmax <{name}>", "arg", "max", fmt, lambda b, fmt=fmt: run(fmt, b, True)[1]),
                 (f"tl.min <{name}>", "value", "min", fmt, lambda b, fmt=fmt: run(fmt, b, False)[0]),

@@ -41,11 +41,25 @@ using audit::input;
 using audit::word;
 
 
+// Up to 8 elements by value, then their bits (the bits are the witness: which NaN, which zero); up
+// to 64 by their bits alone.
 std::string render_input(const std::string& format, const input& xs) {
-    if (xs.size() > 8) return fmt::format("[{} elements]", xs.size());
-    std::string in = "[";
-    for (std::size_t i = 0; i < xs.size(); ++i) in += (i ? ", " : "") + describe(format, xs[i]).value;
-    return in + "]";
+    if (xs.size() > 64) return fmt::format("[{} elements]", xs.size());
+    if (xs.size() > 8) {
+        std::string bits = fmt::format("[{} elements:", xs.size());
+        for (word x : xs) bits += " " + describe(format, x).hex;
+        return bits + "]";
+    }
+    std::string in = "[", bits = " (";
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        in += (i ? ", " : "") + describe(format, xs[i]).value;
+        bits += (i ? " " : "") + describe(format, xs[i]).hex;
+    }
+    return in + "]" + (xs.empty() ? "" : bits + ")");
+}
+template <class Observation>
+std::string named(const Observation& o) {
+    return o.shrunk_from ? fmt::format("{}, shrunk from {} elements", o.what, o.shrunk_from) : o.what;
 }
 std::string render_answer(const audit_subject& s, const input& xs, const answer& got) {
     if (!got) return "nothing";
@@ -53,20 +67,18 @@ std::string render_answer(const audit_subject& s, const input& xs, const answer&
     return fmt::format("{} = {}", describe(s.format, *got).hex, describe(s.format, *got).value);
 }
 std::string render(const audit_subject& s, const audit::observation& o) {
-    return fmt::format("{}: {} -> {}", o.what, render_input(s.format, o.xs), render_answer(s, o.xs, o.got));
+    return fmt::format("{}: {} -> {}", named(o), render_input(s.format, o.xs), render_answer(s, o.xs, o.got));
 }
 std::string render(const audit::sort_subject& s, const audit::sort_observation& o) {
-    std::string out = "not run";
-    if (o.got) out = o.got->size() > 8 ? fmt::format("[{} elements]", o.got->size()) : render_input(s.format, *o.got);
-    if (o.got && o.got->size() <= 8) {  // the bits, since a sort's answer is about which zero and which NaN
-        out += " (";
-        for (std::size_t i = 0; i < o.got->size(); ++i) out += (i ? " " : "") + describe(s.format, (*o.got)[i]).hex;
-        out += ")";
-    }
-    return fmt::format("{}: {} -> {}", o.what, render_input(s.format, o.xs), out);
+    return fmt::format("{}: {} -> {}", named(o), render_input(s.format, o.xs), o.got ? render_input(s.format, *o.got) : "not run");
 }
-std::string replay(const std::string& name, const std::string& options, const std::string& what) {
-    return fmt::format("flipcheck audit --subject {} --case {}{}", shell_quote(name), shell_quote(what), options.empty() ? "" : " " + options);
+// The command that runs one subject on a witness again: the battery's case by name, a shrunk one by its bits.
+template <class Subject, class Observation>
+std::string replay(const Subject& s, const Observation& o) {
+    std::string input;
+    for (std::size_t i = 0; i < o.xs.size(); ++i) input += (i ? "," : "") + describe(s.format, o.xs[i]).hex;
+    return fmt::format("flipcheck audit --subject {} {}{}", shell_quote(s.name),
+                       o.shrunk_from ? "--input " + input : "--case " + shell_quote(o.what), s.replay_options.empty() ? "" : " " + s.replay_options);
 }
 
 // One question's line: the answer, and for each answer it is not, the smallest input that shows it.
@@ -76,8 +88,8 @@ nlohmann::json report_question(std::vector<std::string>& lines, const Subject& s
     nlohmann::json rejected = nlohmann::json::array();
     for (const auto& [name, o] : q.rejected) {
         lines.push_back(fmt::format("      not {}: {}", name, render(s, o)));
-        lines.push_back(fmt::format("        replay: {}", replay(s.name, s.replay_options, o.what)));
-        rejected.push_back({{"answer", name}, {"evidence", render(s, o)}, {"replay", replay(s.name, s.replay_options, o.what)}});
+        lines.push_back(fmt::format("        replay: {}", replay(s, o)));
+        rejected.push_back({{"answer", name}, {"evidence", render(s, o)}, {"replay", replay(s, o)}});
     }
     return {{"answer", q.answer}, {"rejected", rejected}};
 }
@@ -96,12 +108,12 @@ row_report report(const audit_subject& s, const audit::report& v) {
     if (v.without_nan) L.push_back(fmt::format("  {:<13} yes", "without NaN"));
     else {
         L.push_back(fmt::format("  {:<13} NO: {}", "without NaN", render(s, *v.without_nan_witness)));
-        L.push_back(fmt::format("        replay: {}", replay(s.name, s.replay_options, v.without_nan_witness->what)));
+        L.push_back(fmt::format("        replay: {}", replay(s, *v.without_nan_witness)));
     }
     j["without_nan"] = v.without_nan;
     j["without_nan_witness"] = v.without_nan ? nlohmann::json(nullptr)
                                              : nlohmann::json{{"evidence", render(s, *v.without_nan_witness)},
-                                                              {"replay", replay(s.name, s.replay_options, v.without_nan_witness->what)}};
+                                                              {"replay", replay(s, *v.without_nan_witness)}};
     j["nan_policy"] = report_question(L, s, "NaN", v.nan);
     j["zero_policy"] = report_question(L, s, "zeros", v.zero);
     if (s.arg) j["tie_policy"] = report_question(L, s, "ties", v.ties);
@@ -143,7 +155,7 @@ row_report report(const audit::sort_subject& s, const audit::sort_report& v) {
     if (v.without_nan) L.push_back(fmt::format("  {:<13} yes", "without NaN"));
     else {
         L.push_back(fmt::format("  {:<13} NO: {}", "without NaN", render(s, *v.without_nan_witness)));
-        L.push_back(fmt::format("        replay: {}", replay(s.name, s.replay_options, v.without_nan_witness->what)));
+        L.push_back(fmt::format("        replay: {}", replay(s, *v.without_nan_witness)));
     }
     j["without_nan"] = v.without_nan;
     j["without_nan_witness"] = v.without_nan ? nlohmann::json(nullptr) : nlohmann::json(render(s, *v.without_nan_witness));
@@ -241,9 +253,15 @@ int replay_one(const audit_options& o, backend b) {
         fmt::print("{}", replay_p3008(*a, old, operand));
         return 0;
     }
+    input given;  // --input's bit patterns
+    for (std::size_t pos = 0; !o.input.empty() && pos <= o.input.size();) {
+        const auto comma = std::min(o.input.find(',', pos), o.input.size());
+        given.push_back(parse_number(o.input.substr(pos, comma - pos), "--input: the bit pattern"));
+        pos = comma + 1;
+    }
     if (std::none_of(all.reducers.begin(), all.reducers.end(), named) && std::none_of(all.sorts.begin(), all.sorts.end(), named))
         for (const auto& cmd : adapter_commands(o.adapters, o.default_adapters, b)) {  // a framework's subject: ask its adapter again
-            auto f = run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu);
+            auto f = run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu, given.empty() ? std::vector<input>{} : std::vector<input>{given});
             for (auto& s : f.reducers) all.reducers.push_back(std::move(s));
             for (auto& s : f.sorts) all.sorts.push_back(std::move(s));
         }
@@ -258,17 +276,10 @@ int replay_one(const audit_options& o, backend b) {
                                       b == backend::gpu ? "gpu" : "cpu", o.shaders ? ", --shaders" : "", names));
     }
     const std::string format = r != all.reducers.end() ? r->format : so->format;
-    input xs;
+    input xs = given;
     std::string what = o.case_name;
     if (!o.input.empty()) {
         what = "input";
-        std::size_t pos = 0;
-        while (pos <= o.input.size()) {
-            const auto comma = std::min(o.input.find(',', pos), o.input.size());
-            const std::string item = o.input.substr(pos, comma - pos);
-            xs.push_back(parse_number(item, "--input: the bit pattern"));
-            pos = comma + 1;
-        }
     } else {
         bool found = false;
         with_audit_format(format, [&]<class F>() {
@@ -286,9 +297,7 @@ int replay_one(const audit_options& o, backend b) {
         if (!found) throw input_error(fmt::format("--case: no case '{}' in the battery (the case names are the ones the audit prints)", o.case_name));
     }
     if (so != all.sorts.end()) {
-        bool nan = false;
-        with_audit_format(format, [&]<class F>() { nan = audit::sort_judge<F>::has_nan(xs); });
-        const audit::sort_observation ob{what, xs, so->nan_undefined && nan ? std::nullopt : so->run(xs)};
+        const audit::sort_observation ob{what, xs, sort_answer(*so, xs)};
         fmt::print("{} ({}, {}): {}\n", so->name, so->library, format, render(*so, ob));
         return 0;
     }
@@ -365,9 +374,21 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     }
     nlohmann::json rows = nlohmann::json::array();
     std::vector<std::pair<std::string, row_report>> reducer_rows, sort_rows;
-    auto reduce_rows = [&](const std::vector<audit_subject>& list, std::size_t randoms) {
-        for (const auto& s : list) {
-            auto r = report(s, classify(s, randoms, b == backend::gpu));
+    // A framework's rows are classified first, then their witnesses shrunk together (an adapter
+    // call a round).
+    std::vector<std::vector<audit::report>> framework_reports(frameworks.size());
+    std::vector<std::vector<audit::sort_report>> framework_sort_reports(frameworks.size());
+    for (std::size_t i = 0; i < frameworks.size(); ++i) {
+        const auto& f = frameworks[i];
+        for (const auto& s : f.reducers) framework_reports[i].push_back(classify(s, f.randoms, b == backend::gpu));
+        for (const auto& s : f.sorts) framework_sort_reports[i].push_back(classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300)));
+        // A GPU framework's rounds are slow (the framework starts again, its kernels compile again).
+        shrink_witnesses(f, framework_reports[i], framework_sort_reports[i], b == backend::gpu, 12, b == backend::gpu ? 40 : 60);
+    }
+    auto reduce_rows = [&](const std::vector<audit_subject>& list, std::size_t randoms, const std::vector<audit::report>* given) {
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const auto& s = list[k];
+            auto r = report(s, given ? given->at(k) : classify(s, randoms, b == backend::gpu));
             if (!md) {
                 fmt::print("\n{} ({}, {}, {}{})\n", s.name, s.library, s.format, to_string(s.op), s.arg ? ", arg" : "");
                 for (const auto& l : r.lines) fmt::print("{}\n", l);
@@ -377,13 +398,14 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
             reducer_rows.emplace_back(s.name, std::move(r));
         }
     };
-    reduce_rows(all.reducers, o.randoms);
-    for (const auto& f : frameworks) reduce_rows(f.reducers, f.randoms);
-    auto sort_list = all.sorts;
-    for (const auto& f : frameworks)
-        for (const auto& s : f.sorts) sort_list.push_back(s);
-    for (const auto& s : sort_list) {
-        auto r = report(s, classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300)));
+    reduce_rows(all.reducers, o.randoms, nullptr);
+    for (std::size_t i = 0; i < frameworks.size(); ++i) reduce_rows(frameworks[i].reducers, frameworks[i].randoms, &framework_reports[i]);
+    std::vector<std::pair<audit::sort_subject, audit::sort_report>> sort_list;
+    for (const auto& s : all.sorts) sort_list.emplace_back(s, classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300)));
+    for (std::size_t i = 0; i < frameworks.size(); ++i)
+        for (std::size_t k = 0; k < frameworks[i].sorts.size(); ++k) sort_list.emplace_back(frameworks[i].sorts[k], framework_sort_reports[i][k]);
+    for (const auto& [s, v] : sort_list) {
+        auto r = report(s, v);
         if (!md) {
             fmt::print("\n{} ({}, {}, sort)\n", s.name, s.library, s.format);
             for (const auto& l : r.lines) fmt::print("{}\n", l);
@@ -449,8 +471,8 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
         if (!sort_rows.empty()) {
             fmt::print("\n### Sorts\n\n| subject | format | without NaN | NaN | zeros | named order |\n|---|---|---|---|---|---|\n");
             for (const auto& [name, r] : sort_rows) {
-                const auto it = std::find_if(sort_list.begin(), sort_list.end(), [&](const auto& s) { return s.name == name; });
-                fmt::print("| {} | {} | {} |\n", cell(name), it->format, cell(r.summary));
+                const auto it = std::find_if(sort_list.begin(), sort_list.end(), [&](const auto& s) { return s.first.name == name; });
+                fmt::print("| {} | {} | {} |\n", cell(name), it->first.format, cell(r.summary));
             }
         }
         if (!p3008_rows.empty()) {
@@ -473,7 +495,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
             fmt::print("\n### Claims\n\n");
             for (const auto& c : claims) fmt::print("- {}: {}\n", c.claim, c.verdict);
         }
-        fmt::print("\n### Witnesses\n\nEvery answer above with the smallest input that shows it; each `replay:` line re-runs one subject on "
+        fmt::print("\n### Witnesses\n\nEvery answer above with the smallest input that shows it (a random or long one shrunk, its bits printed); each `replay:` line re-runs one subject on "
                    "one input and prints what every policy expects there.\n\n```\n");
         for (const auto& [name, r] : reducer_rows) {
             fmt::print("{}\n", name);

@@ -40,14 +40,14 @@ TEST(audit_cli, every_cpu_subject_answers_the_questions_in_order_with_witnesses)
     EXPECT_TRUE(w < n && n < z && z < e) << max;
     EXPECT_NE(max.find("without NaN   yes"), std::string::npos) << max;
     EXPECT_NE(max.find("zeros         equal"), std::string::npos) << max;
-    EXPECT_NE(max.find("not ordered: -0 then +0: [-0, +0] -> 0x80000000 = -0"), std::string::npos) << max;
+    EXPECT_NE(max.find("not ordered: -0 then +0: [-0, +0] (0x80000000 0x00000000) -> 0x80000000 = -0"), std::string::npos) << max;
     EXPECT_NE(max.find("replay: flipcheck audit --subject 'std::max fold' --case '-0 then +0'"), std::string::npos) << max;
-    EXPECT_NE(max.find("made NaN: x86 NaN last: [1, -nan(payload=0x400000)] -> 0x3f800000 = 1"), std::string::npos) << max;
+    EXPECT_NE(max.find("made NaN: x86 NaN last: [1, -nan(payload=0x400000)] (0x3f800000 0xffc00000) -> 0x3f800000 = 1"), std::string::npos) << max;
     // flipcheck's keyed max keeps CUDA's NaN and drops x86's.
     const auto keyed = block(r.output, "flipcheck keyed max (sign_flip)");
     EXPECT_NE(keyed.find("NaN           total_order"), std::string::npos) << keyed;
-    EXPECT_NE(keyed.find("made NaN: CUDA NaN last: [1, +nan(payload=0x7fffff)] -> 0x7fffffff"), std::string::npos) << keyed;
-    EXPECT_NE(keyed.find("made NaN: x86 NaN last: [1, -nan(payload=0x400000)] -> 0x3f800000 = 1"), std::string::npos) << keyed;
+    EXPECT_NE(keyed.find("made NaN: CUDA NaN last: [1, +nan(payload=0x7fffff)] (0x3f800000 0x7fffffff) -> 0x7fffffff"), std::string::npos) << keyed;
+    EXPECT_NE(keyed.find("made NaN: x86 NaN last: [1, -nan(payload=0x400000)] (0x3f800000 0xffc00000) -> 0x3f800000 = 1"), std::string::npos) << keyed;
     // Sorts: std::sort with < is never run on a NaN; strong_order is totalOrder.
     EXPECT_NE(block(r.output, "std::sort with <").find("not run: NaN makes the comparison undefined behaviour"), std::string::npos) << r.output;
     EXPECT_NE(block(r.output, "std::ranges::sort with std::strong_order").find("named order   IEEE totalOrder"), std::string::npos) << r.output;
@@ -57,7 +57,7 @@ TEST(audit_cli, every_cpu_subject_answers_the_questions_in_order_with_witnesses)
 TEST(audit_cli, a_witness_replays_with_what_each_policy_expects) {
     const auto r = run_flipcheck("audit --device cpu --subject 'std::max fold' --case 'NaN last'");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find("NaN last: [1, 2, +nan(payload=0x400000)] -> 0x40000000 = 2"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("NaN last: [1, 2, +nan(payload=0x400000)] (0x3f800000 0x40000000 0x7fc00000) -> 0x40000000 = 2"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("nan=propagate   zero=ordered  expects 0x7fc00000"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("DIFFERS"), std::string::npos) << r.output;
     // A user's own input: the result, then each policy's expectation, judged against that result.
@@ -65,9 +65,10 @@ TEST(audit_cli, a_witness_replays_with_what_each_policy_expects) {
     // optimizing, and calls glibc's at -O0: -0 and +0 here), so only the judgement is asserted.
     const auto own = run_flipcheck("audit --device cpu --subject 'std::fmax fold <double>' --input 0x8000000000000000,0x0");
     ASSERT_EQ(own.exit_code, 0) << own.output;
-    const auto at = own.output.find("input: [-0, +0] -> 0x");
+    const std::string shown = "input: [-0, +0] (0x8000000000000000 0x0000000000000000) -> ";
+    const auto at = own.output.find(shown);
     ASSERT_NE(at, std::string::npos) << own.output;
-    const std::string got = own.output.substr(at + 19, 18);
+    const std::string got = own.output.substr(at + shown.size(), 18);
     ASSERT_TRUE(got == "0x8000000000000000" || got == "0x0000000000000000") << own.output;
     std::istringstream lines(own.output);
     int judged = 0;
@@ -82,7 +83,7 @@ TEST(audit_cli, a_witness_replays_with_what_each_policy_expects) {
     EXPECT_EQ(judged, 8) << own.output;  // four NaN policies by two zero policies
     const auto sorted = run_flipcheck("audit --device cpu --subject 'std::sort with <' --case 'zeros mixed'");
     EXPECT_EQ(sorted.exit_code, 0) << sorted.output;
-    EXPECT_NE(sorted.output.find("zeros mixed: [+0, -0, +0, -0, +0] -> "), std::string::npos) << sorted.output;
+    EXPECT_NE(sorted.output.find("zeros mixed: [+0, -0, +0, -0, +0] (0x00000000 0x80000000 0x00000000 0x80000000 0x00000000) -> "), std::string::npos) << sorted.output;
 }
 
 TEST(audit_cli, a_bad_replay_is_bad_input) {
@@ -151,7 +152,7 @@ TEST(audit_cli, a_wrong_framework_fails_its_questions) {
                                  FLIPCHECK_TEST_ADAPTERS + "/first_element_adapter.py'");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto first = block(r.output, "first.max");
-    EXPECT_NE(first.find("without NaN   NO: +-denorm_min: [-1.4012984643248171e-45, 1.4012984643248171e-45] -> 0x80000001"),
+    EXPECT_NE(first.find("without NaN   NO: +-denorm_min: [-1.4012984643248171e-45, 1.4012984643248171e-45] (0x80000001 0x00000001) -> 0x80000001"),
               std::string::npos) << r.output;
     EXPECT_NE(first.find("n = 0         raises ValueError: empty"), std::string::npos) << first;
     // n = 1023, 1024, 1025, 4097 and 100000: skipped by the adapter, counted, not judged.
@@ -163,7 +164,30 @@ TEST(audit_cli, a_wrong_framework_fails_its_questions) {
     EXPECT_NE(command.find("--adapter"), std::string::npos) << command;
     const auto again = run_flipcheck(command.substr(std::string("flipcheck ").size()) + " --device cpu");
     EXPECT_EQ(again.exit_code, 0) << again.output;
-    EXPECT_NE(again.output.find("+-denorm_min: [-1.4012984643248171e-45, 1.4012984643248171e-45] -> 0x80000001"), std::string::npos) << again.output;
+    EXPECT_NE(again.output.find("+-denorm_min: [-1.4012984643248171e-45, 1.4012984643248171e-45] (0x80000001 0x00000001) -> 0x80000001"),
+              std::string::npos) << again.output;
+}
+
+// A framework whose bug needs a long array: its witness is shrunk through the adapter (a call a
+// round) to the 9 elements it needs, printed with its bits, and replays by them (--input).
+TEST(audit_cli, an_adapter_witness_is_shrunk_and_replays_by_its_bits) {
+    const std::string adapter = std::string("--adapter 'python3 ") + FLIPCHECK_TEST_ADAPTERS + "/drops_last_adapter.py'";
+    const auto r = run_flipcheck("audit --device cpu --randoms 20 --quick --frameworks-only --no-default-adapters " + adapter);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto b = block(r.output, "drops_last.max");
+    const std::string witness = "without NaN   NO: n = 31, extremes at the ends, shrunk from 31 elements: [9 elements: " + [] {
+        std::string zeros;
+        for (int i = 0; i < 8; ++i) zeros += "0x00000000 ";
+        return zeros;
+    }() + "0x3f800000] -> 0x00000000 = +0";
+    EXPECT_NE(b.find(witness), std::string::npos) << b;
+    const auto replay = b.find("replay: flipcheck audit --subject 'drops_last.max' --input 0x00000000,");
+    ASSERT_NE(replay, std::string::npos) << b;
+    const std::string command = b.substr(replay + 18, b.find('\n', replay) - replay - 18);
+    const auto again = run_flipcheck(command + " --no-default-adapters --device cpu");
+    ASSERT_EQ(again.exit_code, 0) << command << "\n" << again.output;
+    EXPECT_NE(again.output.find("0x3f800000] -> 0x00000000 = +0"), std::string::npos) << again.output;
+    EXPECT_NE(again.output.find("expects 0x3f800000 = 1"), std::string::npos) << again.output;
 }
 
 TEST(audit_cli, a_missing_framework_is_not_installed_and_a_broken_adapter_is_bad_input) {

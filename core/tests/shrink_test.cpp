@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 
 namespace fc = flipcheck;
 using F = fc::binary32;
@@ -70,4 +71,44 @@ TEST(shrink, it_never_offers_an_empty_array) {
     bool saw_empty = false;
     fc::shrink<F>(std::vector<S>{one, two}, [&](const std::vector<S>& ys) { saw_empty |= ys.empty(); return true; });
     EXPECT_FALSE(saw_empty);
+}
+
+TEST(shrink, in_batches_it_takes_the_path_one_at_a_time_takes) {
+    // The first failing step of each round, as shrink_toward takes it: the same arrays at the end.
+    std::mt19937 rng(7);
+    std::vector<std::vector<std::uint32_t>> cases;
+    for (int k = 0; k < 12; ++k) {
+        std::vector<std::uint32_t> xs(5 + rng() % 30);
+        for (auto& x : xs) x = rng() % 10;
+        cases.push_back(xs);
+    }
+    const auto fails = [](const std::vector<std::uint32_t>& xs) {
+        std::uint32_t sum = 0;
+        for (auto x : xs) sum += x;
+        return xs.size() >= 3 && sum >= 20 && xs.front() >= xs.back();
+    };
+    const auto simpler = [](std::uint32_t x) {
+        std::vector<std::uint32_t> out;
+        for (std::uint32_t y = 0; y < x; ++y) out.push_back(y);
+        return out;
+    };
+    std::vector<std::vector<std::uint32_t>> failing;
+    for (const auto& c : cases)
+        if (fails(c)) failing.push_back(c);
+    ASSERT_GE(failing.size(), 4u);
+    std::size_t calls = 0;
+    const auto batched = fc::shrink_together(
+        failing,
+        [&](const std::vector<std::pair<std::size_t, std::vector<std::uint32_t>>>& steps) {
+            ++calls;
+            std::vector<bool> out;
+            for (const auto& s : steps) out.push_back(fails(s.second));
+            return out;
+        },
+        [&](std::size_t, std::uint32_t x) { return simpler(x); }, 1000);
+    for (std::size_t k = 0; k < failing.size(); ++k) {
+        const auto one = fc::shrink_toward(fc::shrink_case<std::uint32_t>{failing[k], {}}, [&](const auto& c) { return fails(c.xs); }, simpler).xs;
+        EXPECT_EQ(batched[k], one) << "case " << k;
+    }
+    EXPECT_LT(calls, 1000u);
 }

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -53,17 +55,29 @@ struct case_set {
 };
 constexpr unsigned for_reduce = 1, for_sort = 2;
 
-// Every input the reducer and sort classifiers will run, per format.
-std::map<std::string, case_set> cases_for(std::size_t randoms, bool device) {
-    std::map<std::string, case_set> out;
+using case_map = std::map<std::string, case_set>;  // format -> its cases
+
+void add_case(case_set& set, std::size_t& next, const input& xs, unsigned use) {
+    const auto [it, fresh] = set.id.emplace(xs, next);
+    if (fresh) ++next;
+    set.uses[it->second] |= use;
+}
+
+// Every format present, even with no case: read_answers looks each subject's format up.
+case_map empty_cases() {
+    case_map out;
+    for (const auto& format : audit_formats()) out[format];
+    return out;
+}
+
+// Every input the reducer and sort classifiers will run, per format, and `extra` (a replay's
+// --input) in each format whose width holds its bit patterns.
+case_map cases_for(std::size_t randoms, bool device, const std::vector<input>& extra) {
+    case_map out = empty_cases();
     std::size_t next = 0;
     for (const auto& format : audit_formats()) {
         auto& set = out[format];
-        auto add = [&](const input& xs, unsigned use) {
-            const auto [it, fresh] = set.id.emplace(xs, next);
-            if (fresh) ++next;
-            set.uses[it->second] |= use;
-        };
+        auto add = [&](const input& xs, unsigned use) { add_case(set, next, xs, use); };
         with_audit_format(format, [&]<class F>() {
             const auto nans = made_nans(format, device);
             auto inputs = audit::battery<F>(nans);
@@ -73,6 +87,8 @@ std::map<std::string, case_set> cases_for(std::size_t randoms, bool device) {
                 if (in.xs.size() >= 2 && in.xs.size() <= 64) add(input(in.xs.rbegin(), in.xs.rend()), for_reduce);
             }
             for (const auto& in : audit::sort_battery<F>(nans, std::min<std::size_t>(randoms, 300))) add(in.xs, for_sort);
+            for (const auto& xs : extra)
+                if (std::all_of(xs.begin(), xs.end(), [](word x) { return x == word(typename F::storage(x)); })) add(xs, for_reduce | for_sort);
         });
     }
     return out;
@@ -154,17 +170,19 @@ adapter_result read_answers(const fs::path& path, const std::map<std::string, ca
         auto lookup = [table, where](const input& xs) -> const parsed_answer& {
             const auto it = table->find(xs);
             if (it == table->end())
-                throw input_error(where + ": the adapter was not asked about this input (replay an adapter's subject with --case, not --input)");
+                throw input_error(where + ": the adapter was not asked about this input");
             return it->second;
         };
         const std::string library = r.framework + " " + r.version;
         if (kind == "sort") {
             r.sorts.push_back({name, library, false, [lookup](const input& xs) { return lookup(xs).sorted; }, format, replay});
+            r.sorts.back().answers_any_input = false;
         } else {
             const std::string op = need(s, "op", where).get<std::string>();
             if (op != "max" && op != "min") throw input_error(where + ": op must be max or min");
             audit::subject sub{name, library, op == "max" ? reduce_op::max : reduce_op::min, kind == "arg",
                               [lookup](const input& xs) { return lookup(xs).value; }, format, replay, empty_note};
+            sub.answers_any_input = false;
             if (!skip_reason.empty()) {
                 sub.skip = [lookup](const input& xs) { return !lookup(xs).skip.empty(); };
                 sub.skip_reason = skip_reason;
@@ -201,8 +219,11 @@ std::vector<std::string> adapter_runs(const std::string& command) {
     return runs;
 }
 
-adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device) {
-    const auto cases = cases_for(randoms, device);
+namespace {
+
+// Writes `cases`, runs `command CASES ANSWERS` (each interpreter adapter_runs lists, until one
+// imports the framework) and reads the answers.
+adapter_result ask(const std::string& command, const case_map& cases, bool device) {
     const auto dir = fs::temp_directory_path() / fmt::format("flipcheck_adapter_{}", ::getpid());
     fs::create_directories(dir);
     struct cleanup {
@@ -264,10 +285,74 @@ adapter_result run_adapter(const std::string& command, std::size_t randoms, bool
         std::string replay = device ? "--device gpu" : "";
         if (command.rfind("{python} ", 0) != 0) replay += (replay.empty() ? "" : " ") + std::string("--adapter ") + shell_quote(command);
         r = read_answers(answers_path, cases, run, replay);
-        r.randoms = randoms;
+        r.run = run;
         if (r.installed) break;
     }
     return r;
+}
+
+}  // namespace
+
+adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device, const std::vector<audit::input>& extra) {
+    auto r = ask(command, cases_for(randoms, device, extra), device);
+    r.randoms = randoms;
+    return r;
+}
+
+void shrink_witnesses(const adapter_result& f, std::vector<audit::report>& reducers, std::vector<audit::sort_report>& sorts, bool device,
+                      std::size_t rounds, double seconds) {
+    if (!f.installed) return;
+    // Half the time for the reducers' witnesses, half for the sorts'.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds / 2);
+    const auto in_time = [&] { return std::chrono::steady_clock::now() < deadline; };
+    // The subject of the same name and format in a round's answers.
+    const auto in = [](const auto& list, const auto& s) {
+        const auto it = std::find_if(list.begin(), list.end(), [&](const auto& t) { return t.name == s.name && t.format == s.format; });
+        if (it == list.end()) throw input_error(fmt::format("adapter '{}' left out subject '{}' when asked again", s.library, s.name));
+        return it;
+    };
+    {
+        std::vector<audit::witness<audit::observation>> ws;
+        std::vector<std::size_t> owner;
+        for (std::size_t i = 0; i < f.reducers.size(); ++i)
+            with_audit_format(f.reducers[i].format, [&]<class F>() {
+                for (auto& w : audit::witnesses<F>(reducers.at(i), f.reducers[i].op, f.reducers[i].arg)) {
+                    ws.push_back(std::move(w));
+                    owner.push_back(i);
+                }
+            });
+        audit::shrink_witnesses_together(ws, [&](const std::vector<std::pair<std::size_t, input>>& steps) {
+            case_map cases = empty_cases();
+            std::size_t next = 0;
+            for (const auto& [k, xs] : steps) add_case(cases[f.reducers[owner[k]].format], next, xs, for_reduce);
+            const auto r = ask(f.run, cases, device);
+            std::vector<audit::answer> got;
+            for (const auto& [k, xs] : steps) {
+                const auto s = in(r.reducers, f.reducers[owner[k]]);
+                got.push_back(s->skip && s->skip(xs) ? std::nullopt : s->run(xs));
+            }
+            return got;
+        }, rounds, in_time);
+    }
+    deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds / 2);
+    std::vector<audit::witness<audit::sort_observation>> ws;
+    std::vector<std::size_t> owner;
+    for (std::size_t i = 0; i < f.sorts.size(); ++i)
+        with_audit_format(f.sorts[i].format, [&]<class F>() {
+            for (auto& w : audit::witnesses<F>(sorts.at(i))) {
+                ws.push_back(std::move(w));
+                owner.push_back(i);
+            }
+        });
+    audit::shrink_witnesses_together(ws, [&](const std::vector<std::pair<std::size_t, input>>& steps) {
+        case_map cases = empty_cases();
+        std::size_t next = 0;
+        for (const auto& [k, xs] : steps) add_case(cases[f.sorts[owner[k]].format], next, xs, for_sort);
+        const auto r = ask(f.run, cases, device);
+        std::vector<std::optional<input>> got;
+        for (const auto& [k, xs] : steps) got.push_back(sort_answer(*in(r.sorts, f.sorts[owner[k]]), xs));
+        return got;
+    }, rounds, in_time);
 }
 
 }  // namespace flipcheck::run

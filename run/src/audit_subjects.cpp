@@ -208,13 +208,29 @@ std::vector<audit::made_nan> made_nans(const std::string& format, bool device) {
 
 audit::report classify(const audit::subject& s, std::size_t randoms, bool device) {
     audit::report v;
-    with_audit_format(s.format, [&]<class F>() { v = audit::classify<F>(s.op, s.arg, s.run, randoms, made_nans(s.format, device), s.skip); });
+    with_audit_format(s.format, [&]<class F>() {
+        v = audit::classify<F>(s.op, s.arg, s.run, randoms, made_nans(s.format, device), s.skip);
+        if (!s.answers_any_input) return;
+        auto ws = audit::witnesses<F>(v, s.op, s.arg);
+        audit::shrink_witnesses(ws, s.run);
+    });
     return v;
 }
 audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms) {
     audit::sort_report v;
-    with_audit_format(s.format, [&]<class F>() { v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms); });
+    with_audit_format(s.format, [&]<class F>() {
+        v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms);
+        if (!s.answers_any_input) return;
+        auto ws = audit::witnesses<F>(v);
+        audit::shrink_witnesses(ws, [&](const audit::input& xs) { return sort_answer(s, xs); });
+    });
     return v;
+}
+
+std::optional<audit::input> sort_answer(const audit::sort_subject& s, const audit::input& xs) {
+    bool nan = false;
+    with_audit_format(s.format, [&]<class F>() { nan = audit::sort_judge<F>::has_nan(xs); });
+    return s.nan_undefined && nan ? std::nullopt : s.run(xs);
 }
 
 

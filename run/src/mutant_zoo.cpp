@@ -131,7 +131,7 @@ kill_report kill_array(const array_check<F>& check, array_driver d) {
     using S = typename F::storage;
     const auto t0 = clock_type::now();
     auto killed = [&](const char* driver, std::uint64_t cases, std::vector<S> xs) {
-        xs = shrink_toward<F>(shrink_case<S>{std::move(xs), {}}, [&](const shrink_case<S>& y) { return check(y.xs).has_value(); },
+        xs = shrink_toward(shrink_case<S>{std::move(xs), {}}, [&](const shrink_case<S>& y) { return check(y.xs).has_value(); },
                               readable<F>)
                  .xs;
         const failure f = *check(xs);

@@ -46,6 +46,8 @@ struct subject {
     std::string empty_note;      // what n = 0 does where that is not an answer ("raises ValueError: ...")
     std::function<bool(const input&)> skip = {};  // inputs it cannot take (an adapter said so): not judged
     std::string skip_reason = {};
+    bool answers_any_input = true;  // false: it answers only the cases it was asked (an adapter's), so
+                                    // its witnesses are shrunk in batches (run/adapter.hpp)
 };
 
 // A NaN as a backend makes it by arithmetic (0/0), in the audited format.
@@ -63,6 +65,7 @@ struct observation {
     std::string what;
     input xs;
     answer got;
+    std::size_t shrunk_from = 0;  // the length of the input it was shrunk from (0: as the battery has it)
 };
 
 // One question's answer, and for each answer it is not, the smallest input that shows it.
@@ -107,6 +110,24 @@ inline std::vector<candidate> arg_candidates() {
             {"totalOrder, first of ties", {nan_policy::total_order, zero_policy::ordered, tie_policy::lowest_index}},
             {"last extreme, NaN skipped", {nan_policy::ignore, zero_policy::equal, tie_policy::highest_index}}};
 }
+
+// The questions' answers, each a loose policy (what the others leave open stays open).
+inline policy loose(nan_policy n, zero_policy z, tie_policy t = tie_policy::any) { return policy{n, z, t}; }
+inline std::vector<candidate> nan_answers() {
+    return {{"total_order", loose(nan_policy::total_order, zero_policy::equal)},
+            {"propagate", loose(nan_policy::propagate, zero_policy::equal)},
+            {"ignore", loose(nan_policy::ignore, zero_policy::equal)}};
+}
+inline std::vector<candidate> zero_answers() {
+    return {{"ordered", loose(nan_policy::undefined, zero_policy::ordered)}, {"equal", loose(nan_policy::undefined, zero_policy::equal)}};
+}
+inline std::vector<candidate> tie_answers() {
+    return {{"lowest_index", loose(nan_policy::undefined, zero_policy::equal, tie_policy::lowest_index)},
+            {"highest_index", loose(nan_policy::undefined, zero_policy::equal, tie_policy::highest_index)},
+            {"any", loose(nan_policy::undefined, zero_policy::equal)}};
+}
+// Right without NaN: either zero, any tie.
+inline policy without_nan_policy() { return loose(nan_policy::undefined, zero_policy::equal); }
 
 // The fixed battery: n = 0 and 1, all -inf, all +inf, a NaN first/middle/last, both orders of the
 // zeros, subnormals (where FTZ shows), ties, made NaNs, block-crossing lengths.
@@ -245,32 +266,18 @@ report classify(reduce_op op, bool arg, const std::function<answer(const input&)
         return std::pair(random(a), a.xs.size()) < std::pair(random(b), b.xs.size());
     });
 
-    const auto loose = [](nan_policy n, zero_policy z, tie_policy t = tie_policy::any) { return policy{n, z, t}; };
     // 1. Without NaN.
     for (const auto& o : seen)
-        if (!judge<F>::has_nan(o.xs) && j.wrong(loose(nan_policy::undefined, zero_policy::equal), o)) {
+        if (!judge<F>::has_nan(o.xs) && j.wrong(without_nan_policy(), o)) {
             v.without_nan = false;
             v.without_nan_witness = o;
             break;
         }
     // 2-4. NaN, zero and tie policies, each on the inputs that tell it.
-    v.nan = j.ask(seen,
-                  {{"total_order", loose(nan_policy::total_order, zero_policy::equal)},
-                   {"propagate", loose(nan_policy::propagate, zero_policy::equal)},
-                   {"ignore", loose(nan_policy::ignore, zero_policy::equal)}},
-                  [](const input& xs) { return judge<F>::has_nan(xs); });
-    v.zero = j.ask(seen,
-                   {{"ordered", loose(nan_policy::undefined, zero_policy::ordered)},
-                    {"equal", loose(nan_policy::undefined, zero_policy::equal)}},
-                   [&](const input& xs) { return j.zero_telling(xs); });
-    if (arg)
-        v.ties = j.ask(seen,
-                       {{"lowest_index", loose(nan_policy::undefined, zero_policy::equal, tie_policy::lowest_index)},
-                        {"highest_index", loose(nan_policy::undefined, zero_policy::equal, tie_policy::highest_index)},
-                        {"any", loose(nan_policy::undefined, zero_policy::equal)}},
-                       [&](const input& xs) { return j.tie_telling(xs); });
-    else
-        v.ties.answer = "n/a";
+    v.nan = j.ask(seen, nan_answers(), [](const input& xs) { return judge<F>::has_nan(xs); });
+    v.zero = j.ask(seen, zero_answers(), [&](const input& xs) { return j.zero_telling(xs); });
+    if (arg) v.ties = j.ask(seen, tie_answers(), [&](const input& xs) { return j.tie_telling(xs); });
+    else v.ties.answer = "n/a";
     // The named policy, strictest first.
     const auto named = j.ask(seen, arg ? arg_candidates() : value_candidates(), [](const input&) { return true; });
     v.policy = named.answer;

@@ -29,12 +29,14 @@ struct sort_subject {
     std::function<std::optional<input>(const input&)> run;
     std::string format;
     std::string replay_options;
+    bool answers_any_input = true;  // as audit::subject's
 };
 
 struct sort_observation {
     std::string what;
     input xs;
     std::optional<input> got;  // nothing: not run (a NaN under nan_undefined)
+    std::size_t shrunk_from = 0;  // the length of the input it was shrunk from (0: as the battery has it)
 };
 
 struct sort_question {
@@ -54,6 +56,30 @@ using sort_verdict = sort_report;  // its earlier name, kept for code written ag
 
 enum class nan_place { total_order, last, first, anywhere };
 enum class zero_rule { ordered, stable, equal };
+
+struct sort_candidate {
+    std::string name;
+    nan_place nans;
+    zero_rule zeros;
+};
+// The questions' answers, strictest first, and the named orders.
+inline std::vector<sort_candidate> sort_nan_answers() {
+    return {{"totalOrder (-NaN first, +NaN last)", nan_place::total_order, zero_rule::equal},
+            {"NaN last", nan_place::last, zero_rule::equal},
+            {"NaN first", nan_place::first, zero_rule::equal}};
+}
+inline std::vector<sort_candidate> sort_zero_answers() {
+    return {{"-0 before +0", nan_place::anywhere, zero_rule::ordered},
+            {"equal, kept in input order (stable)", nan_place::anywhere, zero_rule::stable},
+            {"equal, in any order", nan_place::anywhere, zero_rule::equal}};
+}
+inline std::vector<sort_candidate> sort_orders() {
+    return {{"IEEE totalOrder", nan_place::total_order, zero_rule::ordered},
+            {"totalOrder, but -0 and +0 equal (stable)", nan_place::total_order, zero_rule::stable},
+            {"ascending, -0 < +0, NaN last", nan_place::last, zero_rule::ordered},
+            {"ascending, zeros equal and stable, NaN last", nan_place::last, zero_rule::stable},
+            {"ascending, zeros equal, NaN last", nan_place::last, zero_rule::equal}};
+}
 
 template <class F>
 struct sort_judge {
@@ -173,15 +199,15 @@ sort_report classify_sort(const std::function<std::optional<input>(const input&)
             if (o.got && telling(o.xs) && !J::fits(o.xs, *o.got, np, zr)) return o;
         return std::nullopt;
     };
-    auto ask = [&](const std::vector<std::pair<std::string, std::pair<nan_place, zero_rule>>>& cands, auto telling) {
+    auto ask = [&](const std::vector<sort_candidate>& cands, auto telling) {
         sort_question q;
-        for (const auto& [name, rule] : cands) {
-            const auto bad = first_unfit(rule.first, rule.second, telling);
+        for (const auto& c : cands) {
+            const auto bad = first_unfit(c.nans, c.zeros, telling);
             if (!bad) {
-                q.answer = name;
+                q.answer = c.name;
                 return q;
             }
-            q.rejected.emplace_back(name, *bad);
+            q.rejected.emplace_back(c.name, *bad);
         }
         q.answer = "none";
         return q;
@@ -191,20 +217,9 @@ sort_report classify_sort(const std::function<std::optional<input>(const input&)
     v.without_nan = !v.without_nan_witness;
     if (nan_undefined) v.nan.answer = "not run: NaN makes the comparison undefined behaviour";
     else
-        v.nan = ask({{"totalOrder (-NaN first, +NaN last)", {nan_place::total_order, zero_rule::equal}},
-                     {"NaN last", {nan_place::last, zero_rule::equal}},
-                     {"NaN first", {nan_place::first, zero_rule::equal}}},
-                    [](const input& xs) { return J::has_nan(xs); });
-    v.zero = ask({{"-0 before +0", {nan_place::anywhere, zero_rule::ordered}},
-                  {"equal, kept in input order (stable)", {nan_place::anywhere, zero_rule::stable}},
-                  {"equal, in any order", {nan_place::anywhere, zero_rule::equal}}},
-                 [](const input& xs) { return J::both_zeros(xs); });
-    const auto named = ask({{"IEEE totalOrder", {nan_place::total_order, zero_rule::ordered}},
-                            {"totalOrder, but -0 and +0 equal (stable)", {nan_place::total_order, zero_rule::stable}},
-                            {"ascending, -0 < +0, NaN last", {nan_place::last, zero_rule::ordered}},
-                            {"ascending, zeros equal and stable, NaN last", {nan_place::last, zero_rule::stable}},
-                            {"ascending, zeros equal, NaN last", {nan_place::last, zero_rule::equal}}},
-                           [](const input&) { return true; });
+        v.nan = ask(sort_nan_answers(), [](const input& xs) { return J::has_nan(xs); });
+    v.zero = ask(sort_zero_answers(), [](const input& xs) { return J::both_zeros(xs); });
+    const auto named = ask(sort_orders(), [](const input&) { return true; });
     v.order = named.answer;
     v.rejected = named.rejected;
     for (const auto& o : seen)

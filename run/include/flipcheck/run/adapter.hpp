@@ -17,6 +17,7 @@ struct adapter_result {
     std::string framework, version, reason;
     bool installed = false;
     std::size_t randoms = 0;  // the random arrays its cases hold (the classifier must ask for the same)
+    std::string run;          // the command line that answered (an interpreter found for a repo adapter)
     std::vector<audit::subject> reducers;
     std::vector<audit::sort_subject> sorts;
 };
@@ -31,7 +32,16 @@ std::string repo_adapter(const std::string& name);
 // interpreter ($FLIPCHECK_PYTHON, python3 on PATH, /usr/bin/python3) until one imports it.
 std::vector<std::string> adapter_runs(const std::string& command);
 // Runs `command CASES ANSWERS` and reads its answers. Throws input_error when the adapter fails
-// or writes answers that break the format.
-adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device);
+// or writes answers that break the format. `extra` inputs (a replay's --input) are asked too, in
+// every format whose width holds their bit patterns.
+adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device, const std::vector<audit::input>& extra = {});
+// Shrinks the witnesses of a framework's rows (reducers[i] is f.reducers[i]'s report, sorts[i]
+// f.sorts[i]'s), all its rows together: one call of its adapter a round (each call starts the
+// framework again: a GPU framework's start and first compiles take seconds), `rounds` rounds at most
+// for the reducers and as many for the sorts, and no round begun after `seconds` (half for the
+// reducers' witnesses, half for the sorts'). A witness is
+// then as small as the rounds made it: still a witness, maybe not the smallest.
+void shrink_witnesses(const adapter_result& f, std::vector<audit::report>& reducers, std::vector<audit::sort_report>& sorts, bool device,
+                      std::size_t rounds = 12, double seconds = 60);
 
 }  // namespace flipcheck::run

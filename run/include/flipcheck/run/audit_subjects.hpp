@@ -3,10 +3,12 @@
 // and the frameworks' subjects and shows the verdicts.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "flipcheck/audit/audit.hpp"
+#include "flipcheck/audit/shrink_witnesses.hpp"
 #include "flipcheck/audit/sort.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/format.hpp"
@@ -42,8 +44,11 @@ void with_audit_format(const std::string& format, Fn&& fn) {
     else throw input_error("the audit does not take format '" + format + "' (it takes binary16, bfloat16, binary32, binary64)");
 }
 
-// A subject's answers to the audit's questions, on NaNs made as `device` makes them.
+// A subject's answers to the audit's questions, on NaNs made as `device` makes them; the witnesses
+// of one that answers any input are shrunk (an adapter's: run/adapter.hpp's shrink_witnesses).
 audit::report classify(const audit::subject& s, std::size_t randoms, bool device);
 audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms);
+// A sort's answer on xs: nothing where a NaN makes its comparison undefined behaviour (not run).
+std::optional<audit::input> sort_answer(const audit::sort_subject& s, const audit::input& xs);
 
 }  // namespace flipcheck::run
