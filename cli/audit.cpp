@@ -203,6 +203,7 @@ std::vector<std::string> versions(backend b) {
 #endif
     v.push_back(thrust_version());
     v.push_back(eigen_version());
+    v.push_back(boost_version());
     const auto nans = made_nans("binary32", b == backend::gpu);
     v.push_back(fmt::format("made NaNs (binary32): x86 0/0 = {} (on this host); CUDA 0/0 = {} ({})", describe("binary32", nans[0].bits).hex,
                             describe("binary32", nans[1].bits).hex,

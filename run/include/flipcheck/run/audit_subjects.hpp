@@ -19,12 +19,15 @@ namespace flipcheck::run {
 // minCoeff under each NaN propagation option, and Thrust's host backend where it was found at build
 // time.
 std::vector<audit::subject> cpu_subjects();
-// std::sort, std::stable_sort and std::ranges::sort with strong_order, and Thrust's host sort.
+// std::sort, std::stable_sort and std::ranges::sort with strong_order, Boost.Sort's float_sort, and
+// Thrust's host sort.
 std::vector<audit::sort_subject> cpu_sort_subjects();
 // "Thrust: 2.x.y (host backend)", or that it was not found at build time.
 std::string thrust_version();
 // Eigen's version, for the audit's environment lines.
 std::string eigen_version();
+// Boost's version, likewise.
+std::string boost_version();
 
 // NaNs as the backends make them, by 0/0 in the format: x86's here, CUDA's on the device (or, where
 // `device` is false, what an H100 made: 0x7fffffff, 0x7fff for both 16-bit formats, and for double
