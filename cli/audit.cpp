@@ -281,6 +281,11 @@ int replay_one(const audit_options& o, backend b) {
     std::string what = o.case_name;
     if (!o.input.empty()) {
         what = "input";
+        with_audit_format(format, [&]<class F>() {
+            for (word x : xs)
+                if (x != word(typename F::storage(x)))
+                    throw input_error(fmt::format("--input: 0x{:x} does not fit {} ({} bits), the format of '{}'", x, format, F::width, o.subject));
+        });
     } else {
         bool found = false;
         with_audit_format(format, [&]<class F>() {

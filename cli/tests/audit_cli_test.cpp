@@ -89,7 +89,8 @@ TEST(audit_cli, a_witness_replays_with_what_each_policy_expects) {
 TEST(audit_cli, a_bad_replay_is_bad_input) {
     for (const char* args : {"--subject 'no such thing' --case 'n = 1'", "--subject 'std::max fold' --case 'no such case'",
                              "--subject 'std::max fold' --input 0x3f80000g", "--subject 'std::max fold'",
-                             "--case 'n = 1'", "--subject 'std::max fold' --input 1, --case 'n = 1'"}) {
+                             "--case 'n = 1'", "--subject 'std::max fold' --input 1, --case 'n = 1'",
+                             "--subject 'std::max fold' --input 0x3f800000,0x17f800000"}) {
         const auto r = run_flipcheck(std::string("audit --device cpu --no-default-adapters ") + args);
         EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
         EXPECT_NE(r.output.find("flipcheck"), std::string::npos) << r.output;
