@@ -191,6 +191,17 @@ TEST(audit_cli, an_adapter_witness_is_shrunk_and_replays_by_its_bits) {
     EXPECT_NE(again.output.find("expects 0x3f800000 = 1"), std::string::npos) << again.output;
 }
 
+// An adapter that fails when asked again (a shrink round) costs the witnesses their shrinking,
+// never the rows: exit 0, the witness as the battery has it, and the reason on stderr.
+TEST(audit_cli, an_adapter_that_fails_while_shrinking_keeps_its_rows) {
+    const auto r = run_flipcheck(std::string("audit --device cpu --randoms 20 --quick --frameworks-only --no-default-adapters --adapter 'python3 ") +
+                                 FLIPCHECK_TEST_ADAPTERS + "/fails_when_asked_again_adapter.py'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto b = block(r.output, "drops_last.max");
+    EXPECT_NE(b.find("without NaN   NO: n = 31, extremes at the ends: [31 elements: "), std::string::npos) << b;
+    EXPECT_NE(r.output.find("DropsLast's witnesses are left unshrunk: adapter"), std::string::npos) << r.output;
+}
+
 TEST(audit_cli, a_missing_framework_is_not_installed_and_a_broken_adapter_is_bad_input) {
     const auto absent = script("flipcheck_absent_adapter.sh",
                                "echo '{\"framework\": \"Nothing\", \"installed\": false, \"reason\": \"No module named nothing\"}' > \"$2\"\n");

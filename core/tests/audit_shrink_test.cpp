@@ -107,6 +107,26 @@ TEST(audit_shrink, batches_take_the_same_path_and_stop_when_told) {
     EXPECT_EQ(stopped.without_nan_witness->shrunk_from, 0u);
 }
 
+TEST(audit_shrink, a_witness_is_not_rewritten_with_an_answer_that_no_longer_shows_it) {
+    // A framework that answers the rounds, then nothing when asked for the shrunk witnesses' own
+    // answers (it failed, or answers differently now): the witness stays as the audit found it.
+    auto v = fa::classify<F>(fc::reduce_op::max, false, max_but_the_last, 300);
+    const auto before = v.without_nan_witness->xs;
+    bool in_a_round = false;  // go_on() is asked before each round's call, not before the last one
+    auto ws = fa::witnesses<F>(v, fc::reduce_op::max, false);
+    fa::shrink_witnesses_together(
+        ws,
+        [&](const std::vector<std::pair<std::size_t, fa::input>>& steps) {
+            std::vector<fa::answer> got;
+            for (const auto& s : steps) got.push_back(in_a_round ? max_but_the_last(s.second) : std::nullopt);
+            in_a_round = false;
+            return got;
+        },
+        100, [&] { return in_a_round = true; });
+    EXPECT_EQ(v.without_nan_witness->xs, before);
+    EXPECT_EQ(v.without_nan_witness->shrunk_from, 0u);
+}
+
 TEST(audit_shrink, a_short_named_battery_input_stays_as_named) {
     // std::max's fold answers the first NaN or drops it, by position: its NaN witnesses are the
     // battery's named three-element inputs, already readable.

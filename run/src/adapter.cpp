@@ -16,6 +16,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -304,7 +305,19 @@ void shrink_witnesses(const adapter_result& f, std::vector<audit::report>& reduc
     if (!f.installed) return;
     // Half the time for the reducers' witnesses, half for the sorts'.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds / 2);
-    const auto in_time = [&] { return std::chrono::steady_clock::now() < deadline; };
+    bool broken = false;  // the adapter failed in a round: the witnesses stay as they are
+    const auto in_time = [&] { return !broken && std::chrono::steady_clock::now() < deadline; };
+    // A round's answers, or none where the adapter fails: the audit's rows are already judged, and
+    // a failure while shrinking must not lose them (it is said on stderr instead).
+    const auto ask_again = [&](const case_map& cases) -> std::optional<adapter_result> {
+        try {
+            return ask(f.run, cases, device);
+        } catch (const input_error& e) {
+            if (!broken) fmt::print(stderr, "flipcheck: {}'s witnesses are left unshrunk: {}\n", f.framework, e.what());
+            broken = true;
+            return std::nullopt;
+        }
+    };
     // The subject of the same name and format in a round's answers.
     const auto in = [](const auto& list, const auto& s) {
         const auto it = std::find_if(list.begin(), list.end(), [&](const auto& t) { return t.name == s.name && t.format == s.format; });
@@ -325,10 +338,11 @@ void shrink_witnesses(const adapter_result& f, std::vector<audit::report>& reduc
             case_map cases = empty_cases();
             std::size_t next = 0;
             for (const auto& [k, xs] : steps) add_case(cases[f.reducers[owner[k]].format], next, xs, for_reduce);
-            const auto r = ask(f.run, cases, device);
             std::vector<audit::answer> got;
+            const auto r = ask_again(cases);
+            if (!r) return std::vector<audit::answer>(steps.size());
             for (const auto& [k, xs] : steps) {
-                const auto s = in(r.reducers, f.reducers[owner[k]]);
+                const auto s = in(r->reducers, f.reducers[owner[k]]);
                 got.push_back(s->skip && s->skip(xs) ? std::nullopt : s->run(xs));
             }
             return got;
@@ -348,9 +362,10 @@ void shrink_witnesses(const adapter_result& f, std::vector<audit::report>& reduc
         case_map cases = empty_cases();
         std::size_t next = 0;
         for (const auto& [k, xs] : steps) add_case(cases[f.sorts[owner[k]].format], next, xs, for_sort);
-        const auto r = ask(f.run, cases, device);
         std::vector<std::optional<input>> got;
-        for (const auto& [k, xs] : steps) got.push_back(sort_answer(*in(r.sorts, f.sorts[owner[k]]), xs));
+        const auto r = ask_again(cases);
+        if (!r) return std::vector<std::optional<input>>(steps.size());
+        for (const auto& [k, xs] : steps) got.push_back(sort_answer(*in(r->sorts, f.sorts[owner[k]]), xs));
         return got;
     }, rounds, in_time);
 }

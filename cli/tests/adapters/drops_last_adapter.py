@@ -24,4 +24,9 @@ def drops_last(bits):
     return best
 
 
-protocol.main("DropsLast", lambda: "0.1", lambda: [("drops_last.max", "value", "max", "binary32", drops_last)])
+def main():
+    protocol.main("DropsLast", lambda: "0.1", lambda: [("drops_last.max", "value", "max", "binary32", drops_last)])
+
+
+if __name__ == "__main__":
+    main()

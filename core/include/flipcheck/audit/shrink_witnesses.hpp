@@ -144,7 +144,10 @@ void shrink_witnesses_together(std::vector<witness<Observation>>& ws, RunMany&& 
     const auto got = run_many(changed);
     for (std::size_t i = 0; i < changed.size(); ++i) {
         auto& w = ws[changed[i].first];
-        shrunk_to(*w.at, Observation{w.at->what, changed[i].second, got.at(i)});
+        Observation small{w.at->what, changed[i].second, got.at(i)};
+        // Asked again, a framework may answer otherwise (or not at all): a witness is rewritten
+        // only with an answer that still shows its disagreement.
+        if (w.shows(small)) shrunk_to(*w.at, std::move(small));
     }
 }
 
