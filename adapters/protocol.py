@@ -1,5 +1,8 @@
 """The adapter format, the Python side (adapters/README.md describes it).
 
+`ADAPTER --serve` (flipcheck check --adapter) answers the same documents a line at a time on
+standard input and output, and lists each subject's declared policy ("declares").
+
 flipcheck runs `ADAPTER CASES ANSWERS`. CASES is JSON written by flipcheck:
     {"flipcheck_adapter": 1,
      "cases": [{"id": 0, "format": "binary32", "uses": ["reduce"], "bits": ["0x3f800000", ...]}, ...]}
@@ -36,29 +39,46 @@ WIDTH = {"binary16": 16, "bfloat16": 16, "binary32": 32, "binary64": 64}
 
 def main(framework, load, subjects_of, conversions_of=None, processes=False):
     """load() imports the framework and returns its version; subjects_of() lists
-    (name, kind, op, format, fn) where fn(list of ints, the bits) returns the answer as an int
-    (bits or index) or a list of ints (a sort), or raises. conversions_of(), if given, lists
-    (name, from, to, declares, fn): declares is None or {"round": ..., "saturate": ...}, the
-    policy the framework documents; fn(uint32 array) returns the codes. processes=True: a CPU
-    framework whose conversions may run in a process a core over the 2^32 inputs (not a GPU's)."""
+    (name, kind, op, format, fn) or (name, kind, op, format, fn, declares) where fn(list of ints,
+    the bits) returns the answer as an int (bits or index) or a list of ints (a sort), or raises;
+    declares is the policy the function promises, e.g. "nan=propagate zero=ordered
+    ties=lowest_index" (what `flipcheck check --adapter` judges it against). conversions_of(), if
+    given, lists (name, from, to, declares, fn): declares is None or {"round": ..., "saturate":
+    ...}, the policy the framework documents; fn(uint32 array) returns the codes. processes=True:
+    a CPU framework whose conversions may run in a process a core over the 2^32 inputs (not a GPU's)."""
     if len(sys.argv) >= 2 and sys.argv[1] in ("--conversions", "--convert"):
         return conversions_main(framework, load, conversions_of or (lambda: []), processes)
+    if len(sys.argv) == 2 and sys.argv[1] == "--serve":
+        return serve_main(framework, load, subjects_of)
     if len(sys.argv) != 3:
-        sys.exit(f"usage: {sys.argv[0]} CASES ANSWERS (run by flipcheck audit --adapter)")
+        sys.exit(f"usage: {sys.argv[0]} CASES ANSWERS | --serve (run by flipcheck audit --adapter, flipcheck check --adapter)")
     cases_path, answers_path = sys.argv[1], sys.argv[2]
     try:
         version = load()
     except Exception as e:  # ImportError, or a framework that imports but has no device
-        write(answers_path, {"framework": framework, "installed": False, "reason": f"{type(e).__name__}: {e}", "subjects": []})
+        write(answers_path, not_installed(framework, e))
         return
     with open(cases_path) as f:
         doc = json.load(f)
     if doc.get("flipcheck_adapter") != 1:
         sys.exit(f"{cases_path}: not a flipcheck adapter cases file (version 1)")
+    write(answers_path, answers_to(framework, version, subjects_of(), doc))
+
+
+def not_installed(framework, e):
+    return {"framework": framework, "installed": False, "reason": f"{type(e).__name__}: {e}", "subjects": []}
+
+
+def answers_to(framework, version, subjects, doc):
+    """The answers document for a cases document: every subject's answers to the cases of its
+    format and use (only the subject named by "subject", where the request names one)."""
     cases = [(c["id"], c["format"], c["uses"], [int(b, 16) for b in c["bits"]]) for c in doc["cases"]]
+    only = doc.get("subject")
     out = []
     warnings.simplefilter("ignore")  # "All-NaN slice encountered" and the like: the answer is what counts
-    for name, kind, op, fmt, fn in subjects_of():
+    for name, kind, op, fmt, fn, *declares in subjects:
+        if only is not None and name != only:
+            continue
         answers = {}
         use = "sort" if kind == "sort" else "reduce"
         for cid, cfmt, uses, bits in cases:
@@ -69,12 +89,47 @@ def main(framework, load, subjects_of, conversions_of=None, processes=False):
                 if isinstance(a, Skip):
                     answers[str(cid)] = {"skip": str(a)}
                     continue
-                a = [hex(x) for x in a] if kind == "sort" else (hex(a) if kind == "value" else int(a))
+                if a is None:
+                    answers[str(cid)] = None
+                    continue
+                a = [hex(x) for x in a] if kind == "sort" else (int(a) if kind == "arg" else hex(int(a)))
             except Exception as e:
                 a = {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
             answers[str(cid)] = a
-        out.append({"name": name, "kind": kind, "op": op, "format": fmt, "answers": answers})
-    write(answers_path, {"framework": framework, "installed": True, "version": version, "subjects": out})
+        entry = {"name": name, "kind": kind, "op": op, "format": fmt, "answers": answers}
+        if declares and declares[0]:
+            entry["declares"] = declares[0]
+        out.append(entry)
+    return {"framework": framework, "installed": True, "version": version, "subjects": out}
+
+
+def serve(framework, version, subjects, requests, answers):
+    """Answers flipcheck's requests, a cases document a line, with an answers document a line,
+    until the requests end (`flipcheck check --adapter`: adapters/README.md)."""
+    for line in requests:
+        if not line.strip():
+            continue
+        doc = json.loads(line)
+        if doc.get("flipcheck_adapter") != 1:
+            raise SystemExit("flipcheck adapter: a request that is not a cases document (version 1)")
+        answers.write(json.dumps(answers_to(framework, version, subjects, doc)) + "\n")
+        answers.flush()
+
+
+def serve_main(framework, load, subjects_of):
+    # The answers go to the real standard output; anything the framework or the user's code prints
+    # goes to standard error, where it cannot break a line of the protocol.
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        version = load()
+        subjects = list(subjects_of())
+    except Exception as e:  # the listing says why; flipcheck reports it and checks nothing
+        answers.write(json.dumps(not_installed(framework, e)) + "\n")
+        answers.flush()
+        return
+    serve(framework, version, subjects, sys.stdin, answers)
 
 
 # Every binary32 pattern in the walk's order, in chunks of 2^25 inputs (2^24 magnitudes, + then -).

@@ -90,12 +90,19 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     codes->add_option("--json", out.codes_json, "also write the table as JSON to FILE");
 
     auto* check = app.add_subcommand("check", "check your own code: a shared library made with FLIPCHECK_EXPORT_SUBJECTS (--plugin), "
-                                              "or a compute shader through Vulkan (--shader)");
+                                              "a compute shader through Vulkan (--shader), or a Python function through an "
+                                              "adapter (--adapter)");
     check->add_option("--plugin", out.check.plugin, "the shared library (FILE.so)");
     check->add_option("--shader", out.check.shader, "an HLSL (.hlsl) or GLSL (.comp, .glsl) compute shader under flipcheck's convention (docs/shaders.md)");
     check->add_option("--entry", out.check.entry, "the shader's entry point (default main)");
     check->add_option("--op", out.check.op, "a reducer shader: max or min");
-    check->add_option("--policy", out.check.policy, "a reducer shader: what it declares, e.g. nan=propagate,zero=ordered");
+    check->add_option("--adapter", out.check.adapter, "a Python function through an adapter (run as CMD --serve; adapters/README.md): "
+                                                 "its value, arg and amax subjects, against the policy each declares");
+    check->add_flag("--adapter-stdio", out.check.adapter_stdio, "the adapter is the process that started flipcheck: requests on standard "
+                                                          "output, answers on standard input, the report on standard error "
+                                                          "(adapters/flipcheck_pytest.py)");
+    check->add_option("--policy", out.check.policy, "a reducer shader's, or every adapter subject's, declared policy, "
+                                               "e.g. nan=propagate,zero=ordered,ties=lowest_index");
     check->add_option("--workgroup", out.check.workgroup, "a reducer shader: all (each size it takes) or one size");
     check->add_option("--define", out.check.defines, "a shader: NAME[=VALUE] for its preprocessor (repeatable)");
     check->add_option("--lang", out.check.lang, "a shader: hlsl or glsl (default: from the file's name)");

@@ -317,7 +317,8 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
 }  // namespace
 
 int run_check(const check_args& a) {
-    if (a.plugin.empty()) throw input_error("give --plugin FILE.so (your compiled subjects) or --shader FILE (a compute shader)");
+    if (a.plugin.empty())
+        throw input_error("give --plugin FILE.so (your compiled subjects), --shader FILE (a compute shader) or --adapter CMD (a Python function)");
     for (const auto* shader_only : {&a.op, &a.policy, &a.keys, &a.lang})
         if (!shader_only->empty()) throw input_error("--op, --policy, --keys and --lang are for --shader");
     if (a.device == "gpu")

@@ -19,6 +19,10 @@ struct check_args {
     std::string shader, entry = "main", op, policy, workgroup = "all", keys, lang;
     std::vector<std::string> defines;
     bool mapping = false;
+    // A Python function served by an adapter process (check_adapter.cpp): its command, or the
+    // process that started flipcheck (the pytest helper) on standard input and output.
+    std::string adapter;
+    bool adapter_stdio = false;
 };
 
 // The text of the file an option names; input_error where it is not a readable file.
@@ -28,6 +32,9 @@ std::string read_text(const std::string& option, const std::string& path);
 // exited, threw or hung: each subject runs in a process of its own, isolated.hpp; a repro command
 // is printed for each), 2 bad input (nothing is run), 130/143 interrupted.
 int run_check(const check_args& a);
+// `flipcheck check --adapter CMD` / `--adapter-stdio`: the same exit statuses (a subject that
+// raises or whose adapter stops answering fails, with the input it was given).
+int run_adapter_check(const check_args& a);
 // `flipcheck check --shader FILE`: the same exit statuses.
 int run_shader_check(const check_args& a);
 // `flipcheck list`'s shader section: flipcheck's shader subjects and mappings (shader/), and the

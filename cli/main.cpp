@@ -508,7 +508,9 @@ int main(int argc, char** argv) {
         using command = arguments::command;
         switch (a.what) {
             case command::sweep: return run_sweep(a.sweep);
-            case command::check: return a.check.shader.empty() ? run_check(a.check) : run_shader_check(a.check);
+            case command::check:
+                if (!a.check.adapter.empty() || a.check.adapter_stdio) return run_adapter_check(a.check);
+                return a.check.shader.empty() ? run_check(a.check) : run_shader_check(a.check);
             case command::list: return run_list();
             case command::codes: return run_codes(a.codes_format, a.codes_json);
             case command::audit: {

@@ -29,38 +29,6 @@ namespace {
 
 namespace sh = flipcheck::shader;
 
-// "nan=propagate,zero=ordered" (or spaces): nan is required, zero defaults to ordered.
-policy parse_policy(const std::string& text) {
-    policy p{nan_policy::undefined, zero_policy::ordered};
-    bool nan_given = false;
-    std::string item;
-    std::istringstream in(text);
-    auto bad = [&](const std::string& why) {
-        return input_error(fmt::format("--policy '{}': {} (write nan=total_order|propagate|ignore|undefined[,zero=ordered|equal])", text, why));
-    };
-    while (std::getline(in, item, ',')) {
-        std::istringstream words(item);
-        for (std::string w; words >> w;) {
-            const auto eq = w.find('=');
-            if (eq == std::string::npos) throw bad("'" + w + "' is not NAME=VALUE");
-            const std::string name = w.substr(0, eq), value = w.substr(eq + 1);
-            bool found = false;
-            if (name == "nan") {
-                for (std::size_t i = 0; i < nan_policy_names.size(); ++i)
-                    if (nan_policy_names[i] == value) p.nan = nan_policy(i), found = nan_given = true;
-            } else if (name == "zero") {
-                for (std::size_t i = 0; i < zero_policy_names.size(); ++i)
-                    if (zero_policy_names[i] == value) p.zero = zero_policy(i), found = true;
-            } else {
-                throw bad("no policy named '" + name + "'");
-            }
-            if (!found) throw bad("no " + name + " policy named '" + value + "'");
-        }
-    }
-    if (!nan_given) throw bad("say what the shader does with NaN");
-    return p;
-}
-
 sh::source source_of(const check_args& a) {
     sh::source s{read_text("--shader", a.shader), a.shader, sh::language::glsl, a.entry, {}};
     if (a.lang == "hlsl") s.lang = sh::language::hlsl;
@@ -115,7 +83,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
     const auto formats = sh::shader_formats();
     if (std::find(formats.begin(), formats.end(), format) == formats.end())
         throw input_error("--format: a shader reducer takes binary32 or binary16 (one element per 32-bit word), not " + format);
-    sh::reducer_shader s{a.shader, src, a.op == "max" ? reduce_op::max : reduce_op::min, parse_policy(a.policy)};
+    sh::reducer_shader s{a.shader, src, a.op == "max" ? reduce_op::max : reduce_op::min, parse_policy(a.policy, "--policy")};
     std::vector<std::uint32_t> sizes;
     if (a.workgroup == "all") {
         const auto candidates = sh::default_workgroup_sizes();

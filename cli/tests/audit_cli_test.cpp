@@ -143,6 +143,35 @@ TEST(audit_cli, numpy_through_its_adapter_is_judged_like_any_subject) {
     EXPECT_NE(again.output.find(shown), std::string::npos) << "the replay of\n" << witness_line << "\nprinted\n" << again.output;
 }
 
+// Highway through its own C++ adapter program (adapters/highway_adapter.cpp, built beside flipcheck
+// because scripts/bootstrap installs libhwy-dev): a default adapter on the CPU, so its rows come
+// with no option, are judged like any subject's, and replay without naming the program.
+TEST(audit_cli, highway_through_its_adapter_program_is_judged_like_any_subject) {
+    const auto r = run_flipcheck("audit --device cpu --randoms 50 --quick --frameworks-only");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::string replay_line, witness_line;
+    for (const std::string name : {"hwy Max+MaxOfLanes <float>", "hwy Min+MinOfLanes <float>", "hwy Max+MaxOfLanes <double>",
+                                   "hwy Min+MinOfLanes <double>", "hwy::VQSort ascending <float>", "hwy::VQSort ascending <double>"}) {
+        const auto b = block(r.output, name);
+        ASSERT_FALSE(b.empty()) << name << " has no row:\n" << r.output;
+        EXPECT_NE(b.find("(Highway 1."), std::string::npos) << b;  // the version and the SIMD target it ran on
+        const bool sort = name.find("VQSort") != std::string::npos;
+        for (const std::string question : {"without NaN   ", "NaN           ", "zeros         ", sort ? "named order   " : "named policy  "})
+            EXPECT_NE(b.find("\n  " + question), std::string::npos) << name << " does not answer '" << question << "':\n" << b;
+        std::istringstream lines(b);
+        for (std::string line, previous; std::getline(lines, line); previous = line)
+            if (replay_line.empty() && line.rfind("        replay: flipcheck audit --subject '", 0) == 0 && line.find("--case '") != std::string::npos)
+                replay_line = line, witness_line = previous;
+    }
+    if (replay_line.empty()) return;  // Highway kept every policy asked about on this machine: nothing to replay
+    EXPECT_EQ(replay_line.find("--adapter"), std::string::npos) << "a default adapter's replay names it: " << replay_line;
+    const std::string command = replay_line.substr(replay_line.find("flipcheck ") + 10);
+    const auto again = run_flipcheck(command + " --device cpu");
+    ASSERT_EQ(again.exit_code, 0) << command << "\n" << again.output;
+    const std::string shown = witness_line.substr(witness_line.find(": ") + 2);
+    EXPECT_NE(again.output.find(shown), std::string::npos) << "the replay of\n" << witness_line << "\nprinted\n" << again.output;
+}
+
 TEST(audit_cli, frameworks_only_without_a_framework_is_bad_input) {
     EXPECT_EQ(run_flipcheck("audit --device cpu --frameworks-only --no-default-adapters").exit_code, 2);
     EXPECT_EQ(run_flipcheck("audit --device cpu --frameworks-only --shaders-only").exit_code, 2);

@@ -225,7 +225,7 @@ TEST(plugin_check, bad_input_is_refused_with_exit_code_2) {
         {"check --plugin " + good + " --subject float_key --key ''", "--key was given an empty value"},
         {"check --plugin " + good + " --timeout nan", "--timeout"},
         {"check --plugin " + good + " --device gpu", "run in the library on the host"},
-        {"check", "give --plugin FILE.so (your compiled subjects) or --shader FILE"},
+        {"check", "give --plugin FILE.so (your compiled subjects), --shader FILE (a compute shader) or --adapter CMD"},
         {"FLIPCHECK_TEST_POLICY=inf check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares saturation=infinity, which float8_e4m3fn has no code for"},
         {"FLIPCHECK_TEST_POLICY=from_byte check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares a quantizer from float8_e4m3fn"},
         {"FLIPCHECK_TEST_POLICY=to_e8m0 check --plugin " + std::string(ODD_POLICY_PLUGIN), "subject odd declares a quantizer to float8_e8m0fnu, which is no element"},

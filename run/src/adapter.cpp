@@ -45,6 +45,19 @@ fs::path adapter_dir() {
     return FLIPCHECK_SOURCE_ADAPTERS;
 }
 
+// The Highway adapter, a program of its own (adapters/highway_adapter.cpp): beside this binary in
+// the build tree, or in PREFIX/libexec/flipcheck once installed. Empty where neither has it (a
+// flipcheck binary copied alone, as to the GPU machine).
+std::string highway_adapter() {
+    std::error_code ec;
+    const auto exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    for (const auto& p : {exe.parent_path() / "flipcheck_highway_adapter",
+                          exe.parent_path().parent_path() / "libexec" / "flipcheck" / "flipcheck_highway_adapter"})
+        if (fs::exists(p, ec)) return shell_quote(p.string());
+    return {};
+}
+
 word parse_hex(const nlohmann::json& j, const std::string& where) {
     if (!j.is_string()) throw input_error(where + ": a bit pattern must be a hex string like \"0x3f800000\"");
     return parse_number(j.get<std::string>(), where + ": the bit pattern");
@@ -205,6 +218,8 @@ std::vector<std::string> adapter_commands(std::vector<std::string> c, bool repo_
     const std::vector<std::string> names = b == backend::gpu ? std::vector<std::string>{"torch", "jax", "cupy", "triton"}
                                                              : std::vector<std::string>{"numpy"};
     for (const auto& n : names) c.push_back(repo_adapter(n));
+    if (b != backend::gpu)
+        if (auto h = highway_adapter(); !h.empty()) c.push_back(h);
     return c;
 }
 
@@ -284,7 +299,8 @@ adapter_result ask(const std::string& command, const case_map& cases, bool devic
         }
         // The replay of one of its rows runs the same adapter: the repo's run by default, a user's named.
         std::string replay = device ? "--device gpu" : "";
-        if (command.rfind("{python} ", 0) != 0) replay += (replay.empty() ? "" : " ") + std::string("--adapter ") + shell_quote(command);
+        if (command.rfind("{python} ", 0) != 0 && command != highway_adapter())
+            replay += (replay.empty() ? "" : " ") + std::string("--adapter ") + shell_quote(command);
         r = read_answers(answers_path, cases, run, replay);
         r.run = run;
         if (r.installed) break;

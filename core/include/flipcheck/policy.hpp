@@ -23,8 +23,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <string_view>
+
+#include "flipcheck/error.hpp"
 
 namespace flipcheck {
 
@@ -56,6 +59,41 @@ inline std::string to_string(policy p, bool with_ties = true) {
     std::string s = "nan=" + std::string(to_string(p.nan)) + " zero=" + std::string(to_string(p.zero));
     if (with_ties) s += " ties=" + std::string(to_string(p.ties));
     return s;
+}
+
+// to_string's text read back: "nan=propagate zero=ordered ties=lowest_index", words split by
+// spaces or commas. nan is required (what a subject does with NaN is the point); zero defaults to
+// ordered and ties to lowest_index. input_error names `what` (the option or file it came from).
+inline policy parse_policy(const std::string& text, const std::string& what) {
+    policy p{nan_policy::undefined, zero_policy::ordered, tie_policy::lowest_index};
+    bool nan_given = false;
+    const auto bad = [&](const std::string& why) {
+        return input_error(what + " '" + text + "': " + why +
+                           " (write nan=total_order|propagate|ignore|undefined[,zero=ordered|equal][,ties=lowest_index|highest_index|any])");
+    };
+    std::string spaced = text;
+    for (char& c : spaced)
+        if (c == ',') c = ' ';
+    std::istringstream words(spaced);
+    for (std::string w; words >> w;) {
+        const auto eq = w.find('=');
+        if (eq == std::string::npos) throw bad("'" + w + "' is not NAME=VALUE");
+        const std::string name = w.substr(0, eq), value = w.substr(eq + 1);
+        const auto pick = [&](const auto& names, auto& field) {
+            for (std::size_t i = 0; i < names.size(); ++i)
+                if (names[i] == value) {
+                    field = std::remove_reference_t<decltype(field)>(i);
+                    return;
+                }
+            throw bad("no " + name + " policy named '" + value + "'");
+        };
+        if (name == "nan") pick(nan_policy_names, p.nan), nan_given = true;
+        else if (name == "zero") pick(zero_policy_names, p.zero);
+        else if (name == "ties") pick(tie_policy_names, p.ties);
+        else throw bad("no policy named '" + name + "'");
+    }
+    if (!nan_given) throw bad("say what it does with NaN");
+    return p;
 }
 
 }  // namespace flipcheck

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""adapters/flipcheck_pytest.py as a user's test calls it (no pytest needed): the right functions of
+served_subjects_adapter.py pass and return the verdict; the known-wrong ones raise CheckFailed (an
+AssertionError) whose message holds the shrunk case, and the case file replays; a bad declaration
+is an error, not a failure; a function that raises fails on its input. $FLIPCHECK is the binary."""
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "adapters"))
+sys.path.insert(0, os.path.join(HERE, "adapters"))
+import flipcheck_pytest as fc  # noqa: E402
+import served_subjects_adapter as s  # noqa: E402
+
+P = "nan=propagate zero=ordered ties=lowest_index"
+
+
+def expect_failure(fn, minimal, **kw):
+    try:
+        fc.check(fn, cases=200, **kw)
+    except fc.CheckFailed as e:
+        assert isinstance(e, AssertionError)
+        assert f"case: {minimal}" in str(e), str(e)
+        assert f'case="{fn.__name__}.case"' in str(e), str(e)
+        with open(f"{fn.__name__}.case") as f:
+            assert f.read() == minimal + "\n"
+        return
+    raise AssertionError(f"{fn.__name__} is known wrong and passed")
+
+
+def main():
+    os.chdir(tempfile.mkdtemp(prefix="flipcheck_pytest_test_"))
+    v = fc.check(s.right_max, kind="value", op="max", format="binary32", declares="nan=propagate zero=ordered", cases=200)
+    assert v["verdict"] == "pass" and v["subjects"][0]["subject"] == "right_max", v
+    fc.check(s.right_argmax, kind="arg", format="binary32", declares=P, cases=200)
+    fc.check(s.right_amax, kind="amax", format="binary32", declares="nan=propagate", cases=200)
+    expect_failure(s.max_by_comparison, "binary32: 0x00000000,0x7fc00000", kind="value", format="binary32",
+                   declares="nan=propagate zero=ordered")
+    expect_failure(s.argmax_sign_by_comparison, "binary32: 0x80000000,0x00000000", kind="arg", format="binary32", declares=P)
+    expect_failure(s.amax_by_abs_comparison, "binary32: 0x7fc00000", kind="amax", format="binary32", declares="nan=propagate")
+    # The case file replays: the wrong function fails on it alone, its right twin passes it.
+    try:
+        fc.check(s.argmax_sign_by_comparison, kind="arg", format="binary32", declares=P, case="argmax_sign_by_comparison.case")
+        raise AssertionError("the replay passed")
+    except fc.CheckFailed as e:
+        assert "1 replay cases" in str(e), str(e)
+    fc.check(s.right_argmax, kind="arg", format="binary32", declares=P, case="argmax_sign_by_comparison.case")
+    # A function that raises on an input it must answer fails on that input.
+    def raises_past_one(bits):
+        if len(bits) > 1:
+            raise ValueError("two or more")
+        return bits[0] if bits else None
+    try:
+        fc.check(raises_past_one, kind="value", format="binary32", declares="nan=total_order", cases=50)
+        raise AssertionError("a function that raises passed")
+    except fc.CheckFailed as e:
+        assert "ValueError: two or more" in str(e), str(e)
+    # Bad declarations and kinds: errors, never a pass or a failure.
+    for bad in (dict(declares="nan=maybe"), dict(declares="zero=equal"), dict(format="binary8")):
+        kw = dict(kind="value", format="binary32", declares="nan=propagate")
+        kw.update(bad)
+        try:
+            fc.check(s.right_max, **kw)
+            raise AssertionError(f"{bad} passed")
+        except fc.CheckFailed:
+            raise AssertionError(f"{bad} read as a failure of the function")
+        except RuntimeError as e:
+            assert "exit 2" in str(e), str(e)
+    try:
+        fc.check(s.right_max, kind="sort", format="binary32", declares="nan=propagate")
+        raise AssertionError("kind sort passed")
+    except ValueError:
+        pass
+    print("flipcheck_pytest: every path as documented")
+
+
+if __name__ == "__main__":
+    main()
