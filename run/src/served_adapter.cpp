@@ -81,9 +81,10 @@ void served_adapter::end() {
     ::close(in_);
     out_ = in_ = -1;
     if (child_ > 0) {
-        // A second to exit on its own (a framework's cleanup), then its group is stopped.
+        // Ten seconds to exit on its own, then its group is stopped: a framework's cleanup, or a
+        // tool wrapped around the adapter (compute-sanitizer writes its report as it ends).
         bool ended = false;
-        for (int i = 0; i < 100 && !ended; ++i) {
+        for (int i = 0; i < 1000 && !ended; ++i) {
             ended = ::waitpid(child_, nullptr, WNOHANG) == child_;
             if (!ended) ::usleep(10000);
         }
