@@ -265,6 +265,8 @@ int replay_one(const audit_options& o, backend b) {
             auto f = run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu, given.empty() ? std::vector<input>{} : std::vector<input>{given});
             for (auto& s : f.reducers) all.reducers.push_back(std::move(s));
             for (auto& s : f.sorts) all.sorts.push_back(std::move(s));
+            // The first adapter that has it answers: --adapter's come first, then the repo's.
+            if (std::any_of(all.reducers.begin(), all.reducers.end(), named) || std::any_of(all.sorts.begin(), all.sorts.end(), named)) break;
         }
     const auto r = std::find_if(all.reducers.begin(), all.reducers.end(), [&](const auto& s) { return s.name == o.subject; });
     const auto so = std::find_if(all.sorts.begin(), all.sorts.end(), [&](const auto& s) { return s.name == o.subject; });

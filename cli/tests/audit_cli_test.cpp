@@ -95,16 +95,39 @@ TEST(audit_cli, a_bad_replay_is_bad_input) {
         EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
         EXPECT_NE(r.output.find("flipcheck"), std::string::npos) << r.output;
     }
-    EXPECT_NE(run_flipcheck("audit --device cpu --subject nope --case x").output.find("std::max fold"), std::string::npos);  // lists them
+    EXPECT_NE(run_flipcheck("audit --device cpu --no-default-adapters --subject nope --case x").output.find("std::max fold"), std::string::npos);  // lists them
 }
 
-// What flipcheck promises for a framework behind an adapter, whatever the framework answers on this
-// machine (NumPy 1.24's float32 sort keeps a NaN's bits on AVX2 and rewrites them on AVX-512): every
+// What flipcheck promises for a framework behind an adapter (NumPy's; Highway's and the parallel
+// algorithms' below), whatever the framework answers on this machine (NumPy 1.24's float32 sort keeps a NaN's bits on AVX2 and rewrites them on AVX-512): every
 // subject it declares gets a row, every question is answered, every rejected answer has a witness
 // with a replay line, and the replay reproduces the witness.
 TEST(audit_cli, numpy_through_its_adapter_is_judged_like_any_subject) {
     const auto r = run_flipcheck("audit --device cpu --randoms 50 --quick --frameworks-only");
     ASSERT_EQ(r.exit_code, 0) << r.output;
+    // Highway and the parallel algorithms come in the same audit, through their C++ adapter
+    // programs (adapters/*_adapter.cpp, built beside flipcheck because scripts/bootstrap installs
+    // libhwy-dev and libtbb-dev): default adapters on the CPU, judged like any subject, and a
+    // replay finds them by the subject's name alone.
+    for (const std::string name : {"hwy Max+MaxOfLanes <float>", "hwy Min+MinOfLanes <float>", "hwy Max+MaxOfLanes <double>",
+                                   "hwy Min+MinOfLanes <double>", "hwy::VQSort ascending <float>", "hwy::VQSort ascending <double>",
+                                   "std::reduce(par_unseq, std::max) <float>", "std::reduce(par_unseq, std::min) <double>",
+                                   "std::max_element(par_unseq) <float>", "std::min_element(par_unseq) <double>"}) {
+        const auto b = block(r.output, name);
+        ASSERT_FALSE(b.empty()) << name << " has no row:\n" << r.output;
+        // The version (Highway's with the SIMD target it ran on; the parallel algorithms' with TBB's).
+        EXPECT_TRUE(b.find("(Highway 1.") != std::string::npos || b.find("(libstdc++ par_unseq ") != std::string::npos) << b;
+        const bool sort = name.find("VQSort") != std::string::npos;
+        for (const std::string question : {"without NaN   ", "NaN           ", "zeros         ", sort ? "named order   " : "named policy  "})
+            EXPECT_NE(b.find("\n  " + question), std::string::npos) << name << " does not answer '" << question << "':\n" << b;
+    }
+    {
+        const std::string name = "std::reduce(par_unseq, std::max) <float>";
+        const auto again = run_flipcheck("audit --device cpu --subject '" + name + "' --case '+0 then -0'");
+        ASSERT_EQ(again.exit_code, 0) << again.output;
+        EXPECT_NE(again.output.find(name + " ("), std::string::npos) << again.output;
+        EXPECT_NE(again.output.find("+0 then -0: [+0, -0]"), std::string::npos) << again.output;
+    }
     if (r.output.find("NumPy: not installed") != std::string::npos) GTEST_SKIP() << "NumPy is not installed (scripts/bootstrap installs it)";
     EXPECT_NE(r.output.find("host CPU: "), std::string::npos) << r.output;  // the environment the rows hold for
     EXPECT_EQ(r.output.find("std::max fold"), std::string::npos) << "--frameworks-only printed a built-in row";
@@ -140,35 +163,6 @@ TEST(audit_cli, numpy_through_its_adapter_is_judged_like_any_subject) {
     const auto again = run_flipcheck(command + " --device cpu");
     ASSERT_EQ(again.exit_code, 0) << command << "\n" << again.output;
     const std::string shown = witness_line.substr(witness_line.find(": ") + 2);  // "case: [input] -> result"
-    EXPECT_NE(again.output.find(shown), std::string::npos) << "the replay of\n" << witness_line << "\nprinted\n" << again.output;
-}
-
-// Highway through its own C++ adapter program (adapters/highway_adapter.cpp, built beside flipcheck
-// because scripts/bootstrap installs libhwy-dev): a default adapter on the CPU, so its rows come
-// with no option, are judged like any subject's, and replay without naming the program.
-TEST(audit_cli, highway_through_its_adapter_program_is_judged_like_any_subject) {
-    const auto r = run_flipcheck("audit --device cpu --randoms 50 --quick --frameworks-only");
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    std::string replay_line, witness_line;
-    for (const std::string name : {"hwy Max+MaxOfLanes <float>", "hwy Min+MinOfLanes <float>", "hwy Max+MaxOfLanes <double>",
-                                   "hwy Min+MinOfLanes <double>", "hwy::VQSort ascending <float>", "hwy::VQSort ascending <double>"}) {
-        const auto b = block(r.output, name);
-        ASSERT_FALSE(b.empty()) << name << " has no row:\n" << r.output;
-        EXPECT_NE(b.find("(Highway 1."), std::string::npos) << b;  // the version and the SIMD target it ran on
-        const bool sort = name.find("VQSort") != std::string::npos;
-        for (const std::string question : {"without NaN   ", "NaN           ", "zeros         ", sort ? "named order   " : "named policy  "})
-            EXPECT_NE(b.find("\n  " + question), std::string::npos) << name << " does not answer '" << question << "':\n" << b;
-        std::istringstream lines(b);
-        for (std::string line, previous; std::getline(lines, line); previous = line)
-            if (replay_line.empty() && line.rfind("        replay: flipcheck audit --subject '", 0) == 0 && line.find("--case '") != std::string::npos)
-                replay_line = line, witness_line = previous;
-    }
-    if (replay_line.empty()) return;  // Highway kept every policy asked about on this machine: nothing to replay
-    EXPECT_EQ(replay_line.find("--adapter"), std::string::npos) << "a default adapter's replay names it: " << replay_line;
-    const std::string command = replay_line.substr(replay_line.find("flipcheck ") + 10);
-    const auto again = run_flipcheck(command + " --device cpu");
-    ASSERT_EQ(again.exit_code, 0) << command << "\n" << again.output;
-    const std::string shown = witness_line.substr(witness_line.find(": ") + 2);
     EXPECT_NE(again.output.find(shown), std::string::npos) << "the replay of\n" << witness_line << "\nprinted\n" << again.output;
 }
 

@@ -45,17 +45,21 @@ fs::path adapter_dir() {
     return FLIPCHECK_SOURCE_ADAPTERS;
 }
 
-// The Highway adapter, a program of its own (adapters/highway_adapter.cpp): beside this binary in
-// the build tree, or in PREFIX/libexec/flipcheck once installed. Empty where neither has it (a
-// flipcheck binary copied alone, as to the GPU machine).
-std::string highway_adapter() {
+// The C++ adapter programs (adapters/*_adapter.cpp): Highway's and the parallel algorithms'. Each is
+// beside this binary in the build tree, or in PREFIX/libexec/flipcheck once installed; one that is
+// neither (a flipcheck binary copied alone, as to the GPU machine) is left out.
+std::vector<std::string> program_adapters() {
+    std::vector<std::string> out;
     std::error_code ec;
     const auto exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) return {};
-    for (const auto& p : {exe.parent_path() / "flipcheck_highway_adapter",
-                          exe.parent_path().parent_path() / "libexec" / "flipcheck" / "flipcheck_highway_adapter"})
-        if (fs::exists(p, ec)) return shell_quote(p.string());
-    return {};
+    if (ec) return out;
+    for (const char* name : {"flipcheck_highway_adapter", "flipcheck_pstl_adapter"})
+        for (const auto& p : {exe.parent_path() / name, exe.parent_path().parent_path() / "libexec" / "flipcheck" / name})
+            if (fs::exists(p, ec)) {
+                out.push_back(shell_quote(p.string()));
+                break;
+            }
+    return out;
 }
 
 word parse_hex(const nlohmann::json& j, const std::string& where) {
@@ -219,7 +223,7 @@ std::vector<std::string> adapter_commands(std::vector<std::string> c, bool repo_
                                                              : std::vector<std::string>{"numpy"};
     for (const auto& n : names) c.push_back(repo_adapter(n));
     if (b != backend::gpu)
-        if (auto h = highway_adapter(); !h.empty()) c.push_back(h);
+        for (auto& p : program_adapters()) c.push_back(std::move(p));
     return c;
 }
 
@@ -299,7 +303,8 @@ adapter_result ask(const std::string& command, const case_map& cases, bool devic
         }
         // The replay of one of its rows runs the same adapter: the repo's run by default, a user's named.
         std::string replay = device ? "--device gpu" : "";
-        if (command.rfind("{python} ", 0) != 0 && command != highway_adapter())
+        const auto programs = program_adapters();
+        if (command.rfind("{python} ", 0) != 0 && std::find(programs.begin(), programs.end(), command) == programs.end())
             replay += (replay.empty() ? "" : " ") + std::string("--adapter ") + shell_quote(command);
         r = read_answers(answers_path, cases, run, replay);
         r.run = run;

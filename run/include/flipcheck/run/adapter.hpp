@@ -22,8 +22,8 @@ struct adapter_result {
     std::vector<audit::sort_subject> sorts;
 };
 
-// The adapters to run: `commands` (--adapter's), and with `repo_adapters` the repo's own: NumPy and
-// Highway (a program built beside flipcheck, where it was) on the CPU; PyTorch, JAX, CuPy and Triton on the GPU.
+// The adapters to run: `commands` (--adapter's), and with `repo_adapters` the repo's own: NumPy,
+// Highway and the parallel algorithms (programs built beside flipcheck, where they were) on the CPU; PyTorch, JAX, CuPy and Triton on the GPU.
 std::vector<std::string> adapter_commands(std::vector<std::string> commands, bool repo_adapters, backend b);
 // The command of the repo's adapter named so ("numpy": adapters/numpy_adapter.py), as
 // adapter_commands lists it ("{python} PATH": the interpreter is found by adapter_runs).
