@@ -114,12 +114,12 @@ served_adapter::~served_adapter() {
     if (own_fds_) end();
 }
 
-void served_adapter::stopped(const std::string& why, const std::vector<std::uint64_t>& about) {
+void served_adapter::stopped(const std::string& why, const std::vector<std::uint64_t>& about, bool hung) {
     std::string how = why;
     if (child_ > 0) {
         int status = 0;
         pid_t ended = ::waitpid(child_, &status, WNOHANG);
-        if (ended == 0 && why.find("answered nothing") != std::string::npos) {
+        if (ended == 0 && hung) {
             ::kill(-child_, SIGKILL);  // hung: it will never answer, and must not outlive the check
             ended = ::waitpid(child_, &status, 0);
         }
@@ -144,7 +144,7 @@ void served_adapter::send(const std::string& line, const std::vector<std::uint64
         pollfd p{out_, POLLOUT, 0};
         const int ready = ::poll(&p, 1, ms_left(deadline));
         if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) stopped(fmt::format("took no request for {} s", timeout_), about);
+        if (ready == 0) stopped(fmt::format("took no request for {} s", timeout_), about, true);
         const ssize_t n = ::write(out_, line.data() + done, line.size() - done);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (n < 0) stopped(fmt::format("stopped reading its requests ({})", std::strerror(errno)), about);
@@ -163,7 +163,7 @@ std::string served_adapter::receive(const std::vector<std::uint64_t>& about) {
         pollfd p{in_, POLLIN, 0};
         const int ready = ::poll(&p, 1, ms_left(deadline));
         if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) stopped(fmt::format("answered nothing for {} s (raise --timeout if it is only slow)", timeout_), about);
+        if (ready == 0) stopped(fmt::format("answered nothing for {} s (raise --timeout if it is only slow)", timeout_), about, true);
         char chunk[1 << 16];
         const ssize_t n = ::read(in_, chunk, sizeof chunk);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;

@@ -67,7 +67,8 @@ private:
     void list();
     void send(const std::string& line, const std::vector<std::uint64_t>& about);
     std::string receive(const std::vector<std::uint64_t>& about);
-    [[noreturn]] void stopped(const std::string& why, const std::vector<std::uint64_t>& about);
+    // Throws adapter_stopped with the adapter's exit status; a `hung` adapter is killed first.
+    [[noreturn]] void stopped(const std::string& why, const std::vector<std::uint64_t>& about, bool hung = false);
 
     std::string command_;
     double timeout_;
