@@ -50,7 +50,9 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     sweep->add_option("--mapping", out.sweep.mapping, "a built-in mapping or a mutant (see `flipcheck list`)")->required()->check(CLI::IsMember(names.mappings));
     sweep->add_option("--laws", out.sweep.laws, "laws to check (default: all)")->delimiter(',');
     sweep->add_option("--device", out.sweep.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    sweep->add_option("--shard", out.sweep.shard, "i/n: check only the i-th of n equal slices of the keys");
+    sweep->add_option("--shard", out.sweep.shard, "i/n: check only the i-th of n equal slices of the keys; auto: i and n from "
+                                                  "the job engine (Slurm, Kubernetes, AWS Batch; docs/scale-out.md)");
+    sweep->add_option("--manifest", out.sweep.manifest, "DIR: also write this shard's result as a manifest in DIR, for `flipcheck merge`");
     sweep->add_option("--checkpoint", out.sweep.checkpoint, "FILE to resume from and save progress to");
     sweep->add_option("--checkpoint-every", out.sweep.checkpoint_every, "seconds between checkpoint saves (default 1)")
         ->check(seconds_check);
@@ -63,6 +65,51 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     key_opt->excludes(sweep->get_option("--shard"));
     sweep->add_option("--threads", out.sweep.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
     sweep->add_flag("--cross-check", out.sweep.cross_check, "sweep on both GPU and CPU first; counts and first counterexamples must agree");
+    auto* pairs = app.add_subcommand("pairs", "every pair of a format's codes through the max/min step built on a mapping: "
+                                              "decode(max(encode(a), encode(b))) against totalOrder (2^64 pairs for binary32)");
+    pairs->add_option("--format", out.pairs.format, "a format of 32 bits or fewer (see `flipcheck list`)")->required()->check(CLI::IsMember(names.formats));
+    pairs->add_option("--mapping", out.pairs.mapping, "a built-in mapping or a mutant (see `flipcheck list`)")->required()->check(CLI::IsMember(names.mappings));
+    pairs->add_option("--op", out.pairs.op, "max or min (default max)")->check(CLI::IsMember({"max", "min"}));
+    pairs->add_option("--device", out.pairs.device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    pairs->add_option("--rows", out.pairs.rows, "BEGIN:END: only the pairs whose first operand a is in [BEGIN, END) (a row: one a, every b)");
+    pairs->add_option("--shard", out.pairs.shard, "i/n: only the i-th of n equal slices of the rows; auto: from the job engine");
+    pairs->add_option("--manifest", out.pairs.manifest, "DIR: also write this shard's result as a manifest in DIR, for `flipcheck merge`");
+    pairs->add_flag("--all", out.pairs.all, "check every row instead of stopping after --limit failing rows");
+    pairs->add_option("--limit", out.pairs.limit, "failing rows to show (their smallest failing b) before stopping (default 16)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    pairs->add_option("--threads", out.pairs.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
+    pairs->add_option("--json", out.pairs.json, "also write the report as JSON to FILE");
+
+    auto* merge = app.add_subcommand("merge", "merge the manifests of a sharded run: check they come from one build and subject and "
+                                              "tile the space, sum them, and state the verdict and coverage");
+    merge->add_option("DIR", out.merge.dir, "the folder the shards wrote their manifests in (--manifest DIR)")->required();
+    merge->add_option("--json", out.merge.json, "also write the merged result as JSON to FILE");
+
+    auto* plan = app.add_subcommand("plan", "write a sharded sweep or pair check's job files for Slurm (an sbatch array and a merge "
+                                            "that waits for it) or Kubernetes (an Indexed Job and a merge Job), with its projected cost");
+    plan->add_option("--engine", out.plan.engine, "slurm or k8s")->required()->check(CLI::IsMember({"slurm", "k8s"}));
+    plan->add_option("--shards", out.plan.shards, "how many shards (array tasks, completions)")->required()->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
+    plan->add_option("--manifest", out.plan.manifest, "DIR the shards write their manifests in: a folder every node sees")->required();
+    plan->add_option("--workload", out.plan.workload, "sweep (a mapping's laws over keys) or pairs (the max/min step over pairs)")
+        ->check(CLI::IsMember({"sweep", "pairs"}));
+    plan->add_option("--format", out.plan.format, "a format")->required()->check(CLI::IsMember(names.formats));
+    plan->add_option("--mapping", out.plan.mapping, "a built-in mapping or a mutant")->required()->check(CLI::IsMember(names.mappings));
+    plan->add_option("--laws", out.plan.laws, "sweep: laws to check (default: all)")->delimiter(',');
+    plan->add_option("--op", out.plan.op, "pairs: max or min (default max)")->check(CLI::IsMember({"max", "min"}));
+    plan->add_option("--keys", out.plan.keys, "sweep: BEGIN:END, the keys to cut into shards (default every key; binary64 needs it)");
+    plan->add_option("--rows", out.plan.rows, "pairs: BEGIN:END, the first operands to cut into shards (default every code)");
+    plan->add_option("--device", out.plan.device, "where each shard runs: cpu or gpu (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
+    plan->add_option("--out", out.plan.out, "folder for the job files (default: the --manifest folder)");
+    plan->add_option("--rate", out.plan.rate, "keys (sweep) or pairs per second per task, instead of measuring it here")
+        ->check(CLI::PositiveNumber);
+    plan->add_option("--price", out.plan.price, "price of one task-hour (a GPU or a --cpus-per-task slot), for the projected cost")
+        ->check(CLI::NonNegativeNumber);
+    plan->add_option("--cpus-per-task", out.plan.cpus_per_task, "CPU threads of each task (default 1)")->check(CLI::Range(1u, 1024u));
+    plan->add_option("--partition", out.plan.partition, "slurm: the partition to submit to (default: the cluster's default)");
+    plan->add_option("--image", out.plan.image, "k8s: the container image that has flipcheck on its PATH (default flipcheck:VERSION)");
+    plan->add_option("--pvc", out.plan.pvc, "k8s: the PersistentVolumeClaim mounted at the --manifest folder (default flipcheck-results)");
+    plan->add_option("--flipcheck", out.plan.flipcheck, "slurm: the flipcheck the nodes run (default: this one's absolute path)");
+
     auto* list = app.add_subcommand("list", "show the formats, mappings, mutants, laws and policies");
     bool no_default_adapters = false;
     auto* audit = app.add_subcommand("audit", "what third-party reducers and sorts (std, Thrust, CUB, frameworks) really do on edge inputs");
@@ -143,7 +190,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     }
     out.audit.default_adapters = !no_default_adapters;
     using command = arguments::command;
-    out.what = *sweep ? command::sweep : *check ? command::check : *list ? command::list : *codes ? command::codes
+    out.what = *sweep ? command::sweep : *pairs ? command::pairs : *merge ? command::merge : *plan ? command::plan : *check ? command::check : *list ? command::list : *codes ? command::codes
              : *audit ? command::audit : *mutants ? command::mutants : command::main_job;
     return -1;
 }

@@ -2,6 +2,7 @@
 // own so that the fuzz target command_line (fuzz/) drives the very parser the command uses.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@
 namespace flipcheck::cli {
 
 struct sweep_args {
-    std::string format, mapping, device = "auto", shard, checkpoint, json, key, keys;
+    std::string format, mapping, device = "auto", shard, checkpoint, json, key, keys, manifest;
     std::vector<std::string> laws;
     bool all = false, cross_check = false;
     std::size_t limit = 16;
@@ -19,10 +20,36 @@ struct sweep_args {
     double checkpoint_every = 1.0;
 };
 
+// `flipcheck pairs`: every pair of codes through the max/min step built on a mapping (check/pairs.hpp).
+struct pairs_args {
+    std::string format, mapping, op = "max", device = "auto", shard, rows, json, manifest;
+    bool all = false;
+    std::size_t limit = 16;
+    unsigned threads = 0;
+};
+
+// `flipcheck merge DIR`: the shards' manifests checked, tiled and summed (cli/merge.cpp).
+struct merge_args {
+    std::string dir, json;
+};
+
+// `flipcheck plan`: a sharded run's job files for a cluster engine (cli/plan.cpp).
+struct plan_args {
+    std::string engine, workload = "sweep", format, mapping, op = "max", device = "cpu", keys, rows, manifest, out, image,
+                pvc = "flipcheck-results", partition, flipcheck;
+    std::vector<std::string> laws;
+    std::uint64_t shards = 0;
+    unsigned cpus_per_task = 1;
+    double price = 0, rate = 0;
+};
+
 struct arguments {
-    enum class command { main_job, sweep, check, list, codes, audit, mutants } what = command::main_job;
+    enum class command { main_job, sweep, pairs, merge, plan, check, list, codes, audit, mutants } what = command::main_job;
     std::string device = "auto", json, with_mutant;  // the main job
     sweep_args sweep;
+    pairs_args pairs;
+    merge_args merge;
+    plan_args plan;
     check_args check;
     audit_options audit;
     std::string audit_device = "auto", audit_json;

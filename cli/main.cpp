@@ -33,6 +33,9 @@
 #include "flipcheck/run/reductions.hpp"
 #include "flipcheck/run/sweep_entries.hpp"
 #include "render.hpp"
+#include "manifest.hpp"
+#include "scale_out.hpp"
+#include "shards.hpp"
 #include "flipcheck/run/scaling.hpp"
 #include "stop.hpp"
 
@@ -51,15 +54,6 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 using fc::parse_number;
-
-fc::shard parse_shard(const std::string& text) {
-    const auto slash = text.find('/');
-    if (slash == std::string::npos) throw fc::input_error(fmt::format("bad --shard '{}': expected i/n with 0 <= i < n", text));
-    const fc::shard s{parse_number(text.substr(0, slash), "shard index"), parse_number(text.substr(slash + 1), "shard count")};
-    if (s.count == 0 || s.index >= s.count)
-        throw fc::input_error(fmt::format("bad --shard '{}': expected i/n with 0 <= i < n", text));
-    return s;
-}
 
 fc::law_set parse_laws(const std::vector<std::string>& names) {
     if (names.empty()) return fc::all_mapping_laws;
@@ -119,7 +113,8 @@ int run_sweep(const sweep_args& a) {
     o.limit = a.limit;
     o.threads = a.threads;
     o.stop = &interrupted;
-    if (!a.shard.empty()) o.part = parse_shard(a.shard);
+    const chosen_shard part = choose_shard(a.shard);
+    o.part = part.part;
     const int width = format_width(a.format);
     const std::uint64_t last = width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width) - 1;
     if (!a.key.empty()) {
@@ -136,6 +131,13 @@ int run_sweep(const sweep_args& a) {
     o.checkpoint = a.checkpoint;
     o.checkpoint_every = a.checkpoint_every;
     check_checkpoint_writable(o.checkpoint);
+    if (!a.manifest.empty()) {
+        if (width == 64 && !o.range)
+            throw fc::input_error("--manifest: binary64 without --keys is the sampled domain, not a range a manifest can tile: give --keys");
+        check_manifest_dir(a.manifest);
+    }
+    // The whole range the shards cut (report.hpp's key_range: a 64-bit format's ends at 2^64 - 1).
+    const fc::key_range space = o.range.value_or(fc::key_range{0, width == 64 ? ~std::uint64_t(0) : std::uint64_t(1) << width});
     const auto out = open_output(a.json);
     if (a.cross_check) {
         if (!gpu_available()) throw fc::input_error("--cross-check: no CUDA device is present (or this build has no GPU support)");
@@ -155,6 +157,7 @@ int run_sweep(const sweep_args& a) {
     const std::string verdict = r.interrupted ? "interrupted" : r.passed() ? "pass" : "fail";
     print_verdict(verdict, fmt::format("{} keys checked ({}), {} failing", r.keys_checked, r.domain, r.failing_keys));
     out.write(verdict, to_json(r));
+    write_sweep_manifest(a.manifest, part, space, r, a.threads);
     if (r.interrupted) {
         fmt::print(stderr, "interrupted after {} keys{}\n", r.keys_checked,
                    a.checkpoint.empty() ? "" : "; rerun the same command to resume from the checkpoint");
@@ -503,11 +506,15 @@ int main(int argc, char** argv) {
     choices names{format_names(), mapping_names(false), FLIPCHECK_VERSION};
     arguments a;
     if (const int rc = parse_arguments(argc, argv, names, a); rc >= 0) return rc;
+    command_words.assign(argv, argv + argc);
     install_stop_handlers();
     const int rc = run_command([&] {
         using command = arguments::command;
         switch (a.what) {
             case command::sweep: return run_sweep(a.sweep);
+            case command::pairs: return run_pairs(a.pairs, choose_backend(a.pairs.device));
+            case command::merge: return run_merge(a.merge);
+            case command::plan: return run_plan(a.plan);
             case command::check:
                 if (!a.check.adapter.empty() || a.check.adapter_stdio) return run_adapter_check(a.check);
                 return a.check.shader.empty() ? run_check(a.check) : run_shader_check(a.check);

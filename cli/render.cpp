@@ -182,4 +182,51 @@ nlohmann::json to_json(const sweep_report& r) {
     return j;
 }
 
+std::string json_verdict(const pairs_report& r) {
+    if (r.interrupted) return "interrupted";
+    return r.passed() ? "pass" : r.failing_pairs ? "fail" : "incomplete";
+}
+
+std::string render_summary(const pairs_report& r) {
+    std::string s = fmt::format("{} {} pairs, op {} [{}]: rows (first operands) [{}, {}) of {}, {} rows checked ({:.6g} pairs), "
+                                "{} failing pairs{}, time={} rate={}\n",
+                                r.format, r.mapping, r.op, r.backend, describe(r.format, r.rows.begin).hex,
+                                r.rows.end == (std::uint64_t(1) << r.key_bits) ? fmt::format("2^{}", r.key_bits) : describe(r.format, r.rows.end).hex,
+                                fmt::format("2^{}", r.key_bits), r.rows_checked, r.pairs_checked(), r.failing_pairs,
+                                r.stopped_early ? " (stopped after the first failing rows: --all counts them all)" : "",
+                                human_seconds(r.seconds), human_rate(r.pairs_per_second()));
+    return s;
+}
+
+std::string render_counterexample(const pairs_report& r, const pair_counterexample& c) {
+    return fmt::format("  {}({}, {}) through the keys gives {}\n    totalOrder's {}: {}\n    repro: flipcheck pairs --format {} --mapping {} --op {} "
+                       "--rows {}:{:#x} --device cpu\n",
+                       r.op, line(describe(r.format, c.a)), line(describe(r.format, c.b)), line(describe(r.format, c.actual)), r.op,
+                       line(describe(r.format, c.expected)), r.format, r.mapping, r.op, describe(r.format, c.a).hex, c.a + 1);
+}
+
+nlohmann::json to_json(const pairs_report& r) {
+    nlohmann::json j{{"format", r.format},
+                     {"mapping", r.mapping},
+                     {"op", r.op},
+                     {"backend", r.backend},
+                     {"key_bits", r.key_bits},
+                     {"rows", {r.rows.begin, r.rows.end}},
+                     {"rows_checked", r.rows_checked},
+                     {"pairs_checked", r.pairs_checked()},
+                     {"failing_pairs", r.failing_pairs},
+                     {"stopped_early", r.stopped_early},
+                     {"interrupted", r.interrupted},
+                     {"verdict", json_verdict(r)},
+                     {"seconds", r.seconds},
+                     {"pairs_per_second", r.pairs_per_second()}};
+    j["counterexamples"] = nlohmann::json::array();
+    for (const auto& c : r.counterexamples)
+        j["counterexamples"].push_back({{"a", describe(r.format, c.a).hex},
+                                        {"b", describe(r.format, c.b).hex},
+                                        {"expected", describe(r.format, c.expected).hex},
+                                        {"actual", describe(r.format, c.actual).hex}});
+    return j;
+}
+
 }  // namespace flipcheck::cli

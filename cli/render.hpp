@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "flipcheck/check/pairs.hpp"
 #include "flipcheck/check/report.hpp"
 #include "flipcheck/run/describe.hpp"
 
@@ -21,6 +22,11 @@ std::string repro_command(const sweep_report& r, const counterexample& c);
 std::string render_counterexample(const sweep_report& r, const counterexample& c);
 std::string render_summary(const sweep_report& r);
 nlohmann::json to_json(const sweep_report& r);
+// A pair check's report (check/pairs.hpp): its summary line, each counterexample with a repro, JSON.
+std::string render_summary(const pairs_report& r);
+std::string render_counterexample(const pairs_report& r, const pair_counterexample& c);
+std::string json_verdict(const pairs_report& r);
+nlohmann::json to_json(const pairs_report& r);
 std::string human_rate(double per_second);
 std::string human_seconds(double s);
 std::string human_share(double share);  // "1" for the whole, else like "6.8e-13"

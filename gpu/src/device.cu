@@ -21,4 +21,14 @@ double start_up() {
 
 std::string skip_reason() { return detail::device_skip_reason(); }
 
+std::string name() {
+    int device = 0;
+    cudaDeviceProp p{};
+    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) throw device_error(std::string("cudaGetDevice: ") + cudaGetErrorString(e));
+    if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess)
+        throw device_error(std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e));
+    return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " + std::to_string(p.multiProcessorCount) +
+           " SMs)";
+}
+
 }  // namespace flipcheck::gpu

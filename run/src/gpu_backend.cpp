@@ -9,6 +9,7 @@
 #include "flipcheck/gpu/audit.hpp"
 #include "flipcheck/gpu/device.hpp"
 #include "flipcheck/gpu/every_input.hpp"
+#include "flipcheck/gpu/pairs.hpp"
 #include "flipcheck/gpu/reduce.hpp"
 #include "flipcheck/gpu/sweep.hpp"
 #include "flipcheck/gpu/yamr.hpp"
@@ -57,12 +58,17 @@ void add_reducers(std::uint8_t format_id, std::vector<reducer_checks>& out) {
 bool built() noexcept { return true; }
 bool available() { return gpu::available(); }
 double start_up() { return gpu::start_up(); }
+std::string device_name() { return gpu::name(); }
 
 sweep_report sweep(std::string_view format, std::string_view mapping, const sweep_options& o) {
     return with_instance<sweep_report>(format, mapping, [&]<class M>() { return gpu::sweep<M>(o); });
 }
 std::vector<std::string> cross_check(std::string_view format, std::string_view mapping, const sweep_options& o) {
     return with_instance<std::vector<std::string>>(format, mapping, [&]<class M>() { return gpu::cross_check<M>(o); });
+}
+
+pairs_report pairs(std::string_view format, std::string_view mapping, const pairs_options& o) {
+    return with_instance<pairs_report>(format, mapping, [&]<class M>() { return gpu::check_pairs<M>(o); });
 }
 
 std::vector<reducer_checks> reducers(std::uint8_t format_id) {
@@ -121,8 +127,10 @@ namespace {
 bool built() noexcept { return false; }
 bool available() { return false; }
 double start_up() { no_gpu(); }
+std::string device_name() { no_gpu(); }
 sweep_report sweep(std::string_view, std::string_view, const sweep_options&) { no_gpu(); }
 std::vector<std::string> cross_check(std::string_view, std::string_view, const sweep_options&) { no_gpu(); }
+pairs_report pairs(std::string_view, std::string_view, const pairs_options&) { no_gpu(); }
 std::vector<reducer_checks> reducers(std::uint8_t) { no_gpu(); }
 policy declared(std::string_view, reduce_op) { no_gpu(); }
 template <class S>

@@ -5,6 +5,7 @@
 
 #include "flipcheck/check/equal_mappings.hpp"
 #include "flipcheck/check/mappings.hpp"
+#include "flipcheck/check/pairs.hpp"
 #include "flipcheck/check/sampled.hpp"
 #include "flipcheck/run/gpu_backend.hpp"
 
@@ -34,6 +35,12 @@ std::vector<std::string> run_cross_check(const sweep_options& o) {
     }
 }
 
+template <class M>
+pairs_report run_pairs(const pairs_options& o, backend b) {
+    if (b == backend::gpu && M::format::width >= 16) return gpu_backend::pairs(M::format::name, M::name, o);
+    return check_pairs<M>(o);
+}
+
 // Whether built-in M agrees on every key with the built-in of its format named `reference`.
 template <class M>
 std::optional<bool> run_agreement(std::string_view reference, const sweep_options& o) {
@@ -55,7 +62,8 @@ std::vector<sweep_entry> make_entries() {
             if constexpr (std::is_same_v<typename I::format, typename FE::type>) {
                 using M = typename I::type;
                 out.push_back({std::string(FE::name), std::string(M::name), I::entry::info, registry::expected_right<I>(),
-                               &run_sweep<M>, &run_cross_check<M>, nullptr, false});
+                               &run_sweep<M>, &run_cross_check<M>, {}, nullptr, false});
+                if constexpr (pairable<typename FE::type>) out.back().pairs = &run_pairs<M>;
                 if constexpr (FE::type::width == 32 && I::entry::info.what == registry::kind::mapping) {
                     out.back().agrees_with = &run_agreement<M>;
                     bool first = requires { requires M::fused_filter; };

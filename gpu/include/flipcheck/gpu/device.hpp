@@ -25,4 +25,8 @@ double start_up();
 // Throws device_error when the device is broken, or absent while required().
 std::string skip_reason();
 
+// The device's name, compute capability and SM count ("NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"),
+// for reports that say where they ran (a shard's manifest).
+std::string name();
+
 }  // namespace flipcheck::gpu

@@ -20,6 +20,7 @@
 #include "flipcheck/audit/p3008.hpp"
 #include "flipcheck/audit/sort.hpp"
 #include "flipcheck/policy.hpp"
+#include "flipcheck/check/pairs.hpp"
 #include "flipcheck/check/sweep.hpp"
 #include "flipcheck/run/conversions.hpp"
 #include "flipcheck/run/scaling.hpp"
@@ -31,11 +32,14 @@ bool built() noexcept;
 // Whether a CUDA device answers (false without one, or in a build without GPU code).
 bool available();
 double start_up();  // seconds to create the CUDA context
+std::string device_name();  // gpu/device.hpp's name()
 
 // The sweep kernels of the registry's (format, mapping) instance named so.
 sweep_report sweep(std::string_view format, std::string_view mapping, const sweep_options& o);
 // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
 std::vector<std::string> cross_check(std::string_view format, std::string_view mapping, const sweep_options& o);
+// Every pair of the rows of o through the max/min step built on that mapping (gpu/pairs.hpp).
+pairs_report pairs(std::string_view format, std::string_view mapping, const pairs_options& o);
 
 // The GPU reducers (gpu/reduce.hpp) that exist for a format (a registry::formats id), mutants
 // included, in the kernels' order: for each operation it has, every policy to check it under.

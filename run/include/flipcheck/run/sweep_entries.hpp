@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "flipcheck/catalog/registry.hpp"
+#include "flipcheck/check/pairs.hpp"
 #include "flipcheck/check/sweep.hpp"
 #include "flipcheck/run/backend.hpp"
 
@@ -26,6 +27,10 @@ struct sweep_entry {
     std::function<sweep_report(const sweep_options&, backend)> run;
     // GPU and CPU on the same options; one line per difference (empty: they agree exactly).
     std::function<std::vector<std::string>(const sweep_options&)> cross_check;
+    // Every pair of codes through the max/min step built on the mapping (check/pairs.hpp): formats
+    // of 32 bits or fewer with no unused bits (empty elsewhere); 8-bit formats on the CPU whatever
+    // the backend, as the sweep.
+    std::function<pairs_report(const pairs_options&, backend)> pairs;
     // A 32-bit format's built-in only: whether it agrees on every key with the built-in named
     // `reference` on the same format (check/equal_mappings.hpp; o.threads, o.stop); nothing if stopped.
     std::function<std::optional<bool>(std::string_view reference, const sweep_options&)> agrees_with;
