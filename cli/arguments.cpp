@@ -106,7 +106,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
         ->check(CLI::NonNegativeNumber);
     plan->add_option("--cpus-per-task", out.plan.cpus_per_task, "CPU threads of each task (default 1)")->check(CLI::Range(1u, 1024u));
     plan->add_option("--partition", out.plan.partition, "slurm: the partition to submit to (default: the cluster's default)");
-    plan->add_option("--image", out.plan.image, "k8s: the container image that has flipcheck on its PATH (default flipcheck:VERSION)");
+    plan->add_option("--image", out.plan.image, "k8s: the container image that has flipcheck on its PATH (default flipcheck:latest)");
     plan->add_option("--pvc", out.plan.pvc, "k8s: the PersistentVolumeClaim mounted at the --manifest folder (default flipcheck-results)");
     plan->add_option("--flipcheck", out.plan.flipcheck, "slurm: the flipcheck the nodes run (default: this one's absolute path)");
 

@@ -116,7 +116,9 @@ int run_plan(const plan_args& a) {
             sweep_options o;
             o.all = true;
             o.threads = b == run::backend::cpu ? a.cpus_per_task : 0;
-            const std::uint64_t n = std::min<std::uint64_t>(space.size(), std::uint64_t(1) << (b == run::backend::gpu ? 32 : 26));
+            // 2^36 keys on a GPU: at 2^32 the launches' fixed costs showed binary64 at a quarter of
+            // its rate on an H100 (128 against 535 G keys/s, bench/RESULTS.md); about 0.15 s there.
+            const std::uint64_t n = std::min<std::uint64_t>(space.size(), std::uint64_t(1) << (b == run::backend::gpu ? 36 : 26));
             o.range = key_range{space.begin, space.begin + n};
             if (b == run::backend::gpu) (void)s->run(o, b);  // the first launch pays for the context
             const sweep_report r = s->run(o, b);
