@@ -112,28 +112,50 @@ int run_plan(const plan_args& a) {
         if (b == run::backend::gpu && !run::gpu_available())
             throw input_error("--device gpu: this machine has no GPU to measure the rate on; measure it on the cluster's (`flipcheck pairs "
                               "... --rows 0:1 --device gpu` or `flipcheck sweep ... --keys 0:0x100000000 --device gpu`) and give --rate");
+        // Four slices, at 1/8, 3/8, 5/8 and 7/8 of the space, timed together: the rate differs by
+        // region (binary64's first 2^36 keys, all NaNs, ran at 127 G keys/s on an H100; keys from
+        // 1.0 at 536: bench/RESULTS.md), and the bulk of a space is its numbers.
+        constexpr std::uint64_t slices = 4;
+        double units = 0, seconds = 0;
+        const auto slice_at = [&](std::uint64_t i, std::uint64_t n) {
+            const std::uint64_t room = space.size() - n, at = space.begin + std::uint64_t((double(room) * double(2 * i + 1)) / double(2 * slices));
+            return key_range{at, at + n};
+        };
         if (sweep) {
             sweep_options o;
             o.all = true;
             o.threads = b == run::backend::cpu ? a.cpus_per_task : 0;
-            // 2^36 keys on a GPU: at 2^32 the launches' fixed costs showed binary64 at a quarter of
-            // its rate on an H100 (128 against 535 G keys/s, bench/RESULTS.md); about 0.15 s there.
-            const std::uint64_t n = std::min<std::uint64_t>(space.size(), std::uint64_t(1) << (b == run::backend::gpu ? 36 : 26));
-            o.range = key_range{space.begin, space.begin + n};
-            if (b == run::backend::gpu) (void)s->run(o, b);  // the first launch pays for the context
-            const sweep_report r = s->run(o, b);
-            rate = r.keys_per_second();
+            // 2^34 keys a slice on a GPU (about 0.03 s on an H100), 2^24 on a CPU.
+            const std::uint64_t n = std::min<std::uint64_t>(space.size(), std::uint64_t(1) << (b == run::backend::gpu ? 34 : 24));
+            if (b == run::backend::gpu) {  // the first launch pays for the context
+                o.range = slice_at(0, std::min<std::uint64_t>(n, 1 << 20));
+                (void)s->run(o, b);
+            }
+            for (std::uint64_t i = 0; i < slices; ++i) {
+                o.range = slice_at(i, n);
+                const sweep_report r = s->run(o, b);
+                units += double(r.keys_checked);
+                seconds += r.seconds;
+            }
         } else {
             pairs_options o;
             o.all = true;
             o.op = a.op == "min" ? reduce_op::min : reduce_op::max;
             o.threads = b == run::backend::cpu ? a.cpus_per_task : 0;
-            o.rows = key_range{space.begin, space.begin + std::min<std::uint64_t>(space.size(), width <= 16 ? 256 : 1)};
-            if (b == run::backend::cpu && width > 16) o.columns = std::uint64_t(1) << 26;
-            if (b == run::backend::gpu) (void)s->pairs(o, b);
-            const pairs_report r = s->pairs(o, b);
-            rate = r.pairs_per_second();
+            if (b == run::backend::cpu && width > 16) o.columns = std::uint64_t(1) << 24;
+            const std::uint64_t n = std::min<std::uint64_t>(space.size(), width <= 16 ? 64 : 1);
+            if (b == run::backend::gpu) {
+                o.rows = slice_at(0, n);
+                (void)s->pairs(o, b);
+            }
+            for (std::uint64_t i = 0; i < slices; ++i) {
+                o.rows = slice_at(i, n);
+                const pairs_report r = s->pairs(o, b);
+                units += r.pairs_checked();
+                seconds += r.seconds;
+            }
         }
+        rate = seconds > 0 ? units / seconds : 0;
         rate_source = fmt::format("measured here on {}", device_text(b, b == run::backend::cpu ? a.cpus_per_task : 0));
         if (!(rate > 0)) throw input_error("plan: the measured rate is zero (the slice took no time?): give --rate");
     }

@@ -32,7 +32,8 @@ std::string device_text(run::backend b, unsigned threads) {
     if (b == run::backend::gpu) return "gpu: " + run::gpu_backend::device_name();
     std::string cpu = host_cpu();
     if (cpu.rfind("host CPU: ", 0) == 0) cpu.erase(0, 10);
-    return fmt::format("cpu: {} ({} threads)", cpu, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    const unsigned n = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    return fmt::format("cpu: {} ({} thread{})", cpu, n, n == 1 ? "" : "s");
 }
 
 namespace {
