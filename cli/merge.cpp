@@ -14,6 +14,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -77,6 +80,34 @@ std::string differs(const nlohmann::json& a, const nlohmann::json& b) {
                        a.at("build").at("executable_digest").dump(), b.at("build").at("version").dump(), b.at("build").at("commit").dump());
 }
 
+// Everything merge reads later, read once here: a manifest whose digest holds but that lacks a
+// field (the digest leaves out the build, the device and the rerun command) is damaged, never an
+// internal error.
+void validate(const nlohmann::json& m) {
+    (void)run_key(m);
+    const int bits = m.at("key_bits").get<int>();
+    if (bits < 1 || bits > 64) throw std::runtime_error("key_bits out of range");
+    for (const char* part : {"space", "range"})
+        for (const char* end : {"begin", "end"}) (void)parse_end(m.at(part).at(end).get<std::string>());
+    (void)m.at("shard").at("index").get<std::uint64_t>();
+    if (m.at("shard").at("count").get<std::uint64_t>() == 0) throw std::runtime_error("shard count 0");
+    for (const char* f : {"version", "commit", "executable_digest"}) (void)m.at("build").at(f).get<std::string>();
+    for (const auto& w : m.at("rerun")) (void)w.get<std::string>();
+    const auto& r = m.at("result");
+    const bool sweep = m.at("workload").get<std::string>() == "sweep";
+    if (!sweep && m.at("workload").get<std::string>() != "pairs") throw std::runtime_error("unknown workload");
+    for (const char* f : sweep ? std::vector<const char*>{"keys_checked", "failing_keys"} : std::vector<const char*>{"rows_checked", "failing_pairs"})
+        (void)r.at(f).get<std::uint64_t>();
+    if (sweep)
+        for (const auto& [law, n] : r.at("failures_by_law").items()) (void)n.get<std::uint64_t>();
+    for (const auto& c : r.at("counterexamples"))
+        for (const char* f : sweep ? std::vector<const char*>{"law", "key", "bits", "value", "repro"} : std::vector<const char*>{"a", "b", "actual", "expected"})
+            (void)c.at(f).get<std::string>();
+    const auto& sub = m.at("subject");
+    for (const char* f : sweep ? std::vector<const char*>{"format", "mapping", "laws"} : std::vector<const char*>{"format", "mapping", "op"})
+        (void)sub.at(f).get<std::string>();
+}
+
 std::string rerun_line(const nlohmann::json& words, std::uint64_t index) {
     std::string out;
     for (const auto& w : words) {
@@ -120,6 +151,7 @@ int run_merge(const merge_args& a) {
                 throw std::runtime_error(fmt::format("not a manifest of version {}", manifest_version));
             if (results_digest(m) != m.at("digest").get<std::string>())
                 throw std::runtime_error("its digest does not match its results (the file was changed or cut after it was written)");
+            validate(m);
             const std::uint64_t index = m.at("shard").at("index").get<std::uint64_t>();
             if (named && named->first != index) throw std::runtime_error(fmt::format("its name says shard {} but it holds shard {}", named->first, index));
             good.push_back({f, std::move(m), index});

@@ -153,6 +153,11 @@ def test_merge_refuses_duplicated_damaged_and_foreign_shards():
         rc, out = run(["merge", m])
         expect(rc == 5 and "damaged:" in out and "(shard 3)" in out and "digest does not match" in out and "--shard 3/4" in out,
                "an edited manifest: exit 5, named, with its rerun", out)
+        doc = json.loads(good)
+        del doc["build"]  # outside the results' digest: its absence must still be caught
+        open(path, "w").write(json.dumps(doc))
+        rc, out = run(["merge", m])
+        expect(rc == 5 and "(shard 3)" in out, "a manifest without its build: exit 5, named (never an internal error)", out)
         open(path, "w").write(good[: len(good) // 2])  # cut short
         rc, out = run(["merge", m])
         expect(rc == 5 and "(shard 3)" in out, "a cut manifest: exit 5, named", out)
