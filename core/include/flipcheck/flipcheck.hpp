@@ -33,6 +33,7 @@
 #include "flipcheck/check/checkpoint.hpp"
 #include "flipcheck/check/sweep.hpp"
 #include "flipcheck/check/sampled.hpp"
+#include "flipcheck/check/pairs.hpp"
 #include "flipcheck/check/equal_mappings.hpp"
 #include "flipcheck/check/interleaving.hpp"
 #include "flipcheck/check/case_text.hpp"
