@@ -121,13 +121,7 @@ int run_sweep(const sweep_args& a) {
         const std::uint64_t k = parse_number(a.key, fmt::format("--key (a key of {})", a.format), last);
         o.range = fc::key_range{k, k + 1};  // k + 1 wraps to 0 for the last 64-bit key: key_range allows it
     }
-    if (!a.keys.empty()) {
-        const auto colon = a.keys.find(':');
-        if (colon == std::string::npos) throw fc::input_error("bad --keys: expected BEGIN:END (END excluded)");
-        o.range = fc::key_range{parse_number(a.keys.substr(0, colon), "--keys begin"),
-                                parse_number(a.keys.substr(colon + 1), "--keys end")};
-        if (o.range->end <= o.range->begin) throw fc::input_error("bad --keys: END must be greater than BEGIN");
-    }
+    if (!a.keys.empty()) o.range = parse_range(a.keys, "--keys");
     o.checkpoint = a.checkpoint;
     o.checkpoint_every = a.checkpoint_every;
     check_checkpoint_writable(o.checkpoint);

@@ -30,12 +30,7 @@ int run_pairs(const pairs_args& a, run::backend b) {
     o.stop = &stop;
     const chosen_shard part = choose_shard(a.shard);
     o.part = part.part;
-    if (!a.rows.empty()) {
-        const auto colon = a.rows.find(':');
-        if (colon == std::string::npos) throw input_error("bad --rows: expected BEGIN:END (END excluded)");
-        o.rows = key_range{parse_number(a.rows.substr(0, colon), "--rows begin"), parse_number(a.rows.substr(colon + 1), "--rows end")};
-        if (o.rows->end <= o.rows->begin) throw input_error("bad --rows: END must be greater than BEGIN");
-    }
+    if (!a.rows.empty()) o.rows = parse_range(a.rows, "--rows");
     if (b == run::backend::gpu && a.threads)
         throw input_error("--threads sets CPU threads, and this check runs on the GPU: add --device cpu, or drop --threads");
     const key_range space = o.rows.value_or(key_range{0, std::uint64_t(1) << width});

@@ -35,14 +35,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-key_range parse_range(const std::string& text, const std::string& option) {
-    const auto colon = text.find(':');
-    if (colon == std::string::npos) throw input_error(fmt::format("bad {}: expected BEGIN:END (END excluded)", option));
-    const key_range r{parse_number(text.substr(0, colon), option + " begin"), parse_number(text.substr(colon + 1), option + " end")};
-    if (r.end <= r.begin) throw input_error(fmt::format("bad {}: END must be greater than BEGIN", option));
-    return r;
-}
-
 // A name Kubernetes takes for a Job (DNS-1123 label: lower case, digits and '-', at most 63, and
 // an Indexed Job's pods add a suffix, so 50 here) and Slurm shows.
 std::string job_name(const std::string& what) {

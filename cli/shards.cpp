@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "audit.hpp"
+#include "flipcheck/error.hpp"
+#include "flipcheck/number.hpp"
 #include "flipcheck/run/gpu_backend.hpp"
 #include "flipcheck/run/shard_environment.hpp"
 #include "manifest.hpp"
@@ -26,6 +28,14 @@ chosen_shard choose_shard(const std::string& text) {
         return {e.part, e.engine};
     }
     return {run::parse_shard(text), "command line"};
+}
+
+key_range parse_range(const std::string& text, const std::string& option) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos) throw input_error(fmt::format("bad {}: expected BEGIN:END (END excluded)", option));
+    const key_range r{parse_number(text.substr(0, colon), option + " begin"), parse_number(text.substr(colon + 1), option + " end")};
+    if (r.end <= r.begin) throw input_error(fmt::format("bad {}: END must be greater than BEGIN", option));
+    return r;
 }
 
 std::string device_text(run::backend b, unsigned threads) {

@@ -21,6 +21,9 @@ struct chosen_shard {
 // --shard TEXT: "i/n", "auto" (shard_environment.hpp) or empty (the one shard 0/1).
 chosen_shard choose_shard(const std::string& text);
 
+// "BEGIN:END" (END excluded) as --keys and --rows take it; `option` names it in messages.
+key_range parse_range(const std::string& text, const std::string& option);
+
 // "cpu: MODEL (N threads)" or "gpu: NAME (sm_XY, N SMs)".
 std::string device_text(run::backend b, unsigned threads);
 

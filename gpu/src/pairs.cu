@@ -54,14 +54,8 @@ pairs_report run_pairs(const pairs_options& o) {
     using clock = std::chrono::steady_clock;
     if (!detail::device_present()) throw device_error("no CUDA device is present to check pairs on");
     const auto t0 = clock::now();
-    const key_range rows = rows_to_check<F>(o);
-    pairs_report r;
-    r.format = std::string(F::name);
-    r.mapping = std::string(M::name);
-    r.op = o.op == reduce_op::max ? "max" : "min";
-    r.backend = "gpu";
-    r.key_bits = F::width;
-    r.rows = rows;
+    pairs_report r = pairs_report_for<M>(o, "gpu");
+    const key_range rows = r.rows;
     const std::uint64_t rows_per_launch = std::max<std::uint64_t>(1, (std::uint64_t(1) << 32) >> F::width);
     device_buffer<unsigned long long> failing(rows_per_launch, uninitialized), first_b(rows_per_launch, uninitialized);
     std::vector<unsigned long long> h_failing(rows_per_launch), h_first(rows_per_launch);

@@ -93,6 +93,20 @@ key_range rows_to_check(const pairs_options& o) {
     return r;
 }
 
+// A report of M's pairs over the rows of o, nothing checked yet (both backends start from it).
+template <mapping M>
+pairs_report pairs_report_for(const pairs_options& o, const char* backend) {
+    using F = typename M::format;
+    pairs_report r;
+    r.format = std::string(F::name);
+    r.mapping = std::string(M::name);
+    r.op = o.op == reduce_op::max ? "max" : "min";
+    r.backend = backend;
+    r.key_bits = F::width;
+    r.rows = rows_to_check<F>(o);
+    return r;
+}
+
 // The operation's answer and the oracle's on one pair.
 template <mapping M>
 struct pair_law {
@@ -147,13 +161,8 @@ pairs_report check_pairs(const pairs_options& o) {
     static_assert(pairable<F>, "pairs are checked on formats of 32 bits or fewer with no unused bits");
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    const key_range rows = rows_to_check<F>(o);
-    pairs_report r;
-    r.format = std::string(F::name);
-    r.mapping = std::string(M::name);
-    r.op = o.op == reduce_op::max ? "max" : "min";
-    r.key_bits = F::width;
-    r.rows = rows;
+    pairs_report r = pairs_report_for<M>(o, "cpu");
+    const key_range rows = r.rows;
     const std::uint64_t row_size = o.columns ? std::min<std::uint64_t>(o.columns, std::uint64_t(F::value_mask) + 1)
                                              : std::uint64_t(F::value_mask) + 1;
     r.columns = o.columns;
