@@ -27,9 +27,11 @@ copy (PREFIX/share/flipcheck/adapters -> PREFIX/bin/flipcheck). Put this folder 
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import protocol  # noqa: E402
@@ -49,17 +51,40 @@ def find_flipcheck(explicit=None):
                             "or pass flipcheck=PATH")
 
 
+def _bounded(fn, name, seconds):
+    """fn, interrupted by a TimeoutError a second after flipcheck stops waiting for it. flipcheck
+    cannot kill a function that runs in this process (it kills an adapter process), so without
+    this a hung function left the test waiting forever. SIGALRM reaches Python code and sleeps; C
+    code that never returns to Python (a kernel spinning on the GPU) it cannot interrupt. Only the
+    main thread can take a signal handler: elsewhere fn runs unbounded."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn
+
+    def call(*args, **kwargs):
+        def expired(signum, frame):
+            raise TimeoutError(f"{name} did not return within timeout={seconds} s")
+        previous = signal.signal(signal.SIGALRM, expired)
+        signal.setitimer(signal.ITIMER_REAL, float(seconds) + 1.0)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    return call
+
+
 def check(fn, *, kind, format, declares, op="max", name=None, cases=None, seed=None, timeout=None, case=None,
           flipcheck=None):
     """Checks fn against `declares` ("nan=propagate zero=ordered ties=lowest_index"; zero defaults
     to ordered and ties to lowest_index). kind: "value" (a max or min: op says which), "arg" (its
     index) or "amax" (max |x|). format: binary16, bfloat16, binary32 or binary64. cases: random
     arrays (default 2000); seed: their seed (default 1); timeout: seconds one request may take
-    (default 60); case: a case file a failure wrote, to check that input alone."""
+    (default 60: a function that hangs fails, and is interrupted a second later so that the test
+    ends); case: a case file a failure wrote, to check that input alone."""
     if kind not in ("value", "arg", "amax"):
         raise ValueError(f"kind must be value, arg or amax, not {kind!r}")
     name = name or getattr(fn, "__name__", "subject")
-    subjects = [(name, kind, "" if kind == "amax" else op, format, fn, declares)]
+    subjects = [(name, kind, "" if kind == "amax" else op, format, _bounded(fn, name, 60 if timeout is None else timeout), declares)]
     command = [find_flipcheck(flipcheck), "check", "--adapter-stdio", "--subject", name]
     for option, v in (("--cases", cases), ("--seed", seed), ("--timeout", timeout), ("--case", case)):
         if v is not None:

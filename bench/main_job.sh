@@ -7,6 +7,9 @@
 #   GPU: the main job within 1.0 s of wall (an H100's budget: another card is judged against it too).
 # Exit status: 0 within budget; 1 a run failed; 3 the budget was missed (the medians say by how much).
 # scripts/device_run.sh runs this and counts any non-zero status as a failed step.
+# FLIPCHECK_BENCH_CLOCK=FILE: read the time from FILE (seconds) instead of the system clock, so that
+# bench/tests/main_job_budget_test.sh judges the budget logic with a stand-in that advances FILE by
+# the times it is told: a verdict that no load on the machine can move.
 set -uo pipefail
 cpu_ratio_budget=5
 gpu_seconds_budget=1.0
@@ -15,7 +18,7 @@ runs=${2:-5}
 device=${4:-auto}
 [ "${3:-}" = --device ] || device=auto
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "RUNS must be a positive number" >&2; exit 2; }
-now() { date +%s.%N; }
+if [ -n "${FLIPCHECK_BENCH_CLOCK:-}" ]; then now() { cat "$FLIPCHECK_BENCH_CLOCK"; }; else now() { date +%s.%N; }; fi
 job=() sweep=()
 log=$(mktemp "${TMPDIR:-/tmp}/main_job.XXXXXX")
 trap 'rm -f "$log"' EXIT

@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "exit_code.hpp"
+#include "flipcheck/number.hpp"
 
 namespace flipcheck::cli {
 
@@ -31,6 +33,53 @@ const CLI::Validator seconds_check(
                                                                               : std::string();
     },
     "SECONDS");
+
+// What a message shows of a value the user gave: its start, and its length when that is long (a
+// 100 KB --format is not echoed whole).
+std::string shown(const std::string& text) {
+    return text.size() <= 60 ? text : fmt::format("{}... ({} bytes)", text.substr(0, 40), text.size());
+}
+
+// A parse error's text with every long value the user gave shortened (CLI11 echoes the value it
+// refused, and a list of valid choices is no value of theirs).
+std::string shorten_values(std::string message, int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string v = argv[i];
+        if (v.size() <= 60) continue;
+        for (auto at = message.find(v); at != std::string::npos; at = message.find(v, at + 1)) message.replace(at, v.size(), shown(v));
+    }
+    return message;
+}
+
+// A whole number through the one number rule (flipcheck/number.hpp): decimal or 0x-hex, no sign,
+// in [min, max]. CLI11's own integer parsing reads "010" as eight and takes "-1" to 2^64 - 1.
+template <class T>
+CLI::Option* add_number(CLI::App* app, const std::string& name, T& target, std::uint64_t min, std::uint64_t max, const std::string& help) {
+    auto* o = app->add_option_function<std::string>(
+        name,
+        [&target, name, min, max](const std::string& text) {
+            std::uint64_t v = 0;
+            if (!read_number(text, max, v) || v < min)
+                throw CLI::ValidationError(name, fmt::format("'{}' is not a whole number from {} to {} (decimal or 0x-hex)", shown(text), min,
+                                                             max == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1")
+                                                                                                              : std::to_string(max)));
+            target = T(v);
+        },
+        help);
+    return o->type_name("N");
+}
+
+// A real number, finite, in [min, max] ("nan", "inf" and "1e-300" keys/s never reach a job file).
+CLI::Validator real_in(double min, double max, std::string what) {
+    return CLI::Validator(
+        [=](const std::string& text) {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            return text.empty() || *end || !std::isfinite(v) || v < min || v > max ? fmt::format("must be {} from {:g} to {:g}", what, min, max)
+                                                                                    : std::string();
+        },
+        "NUMBER");
+}
 
 }  // namespace
 
@@ -57,13 +106,13 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     sweep->add_option("--checkpoint-every", out.sweep.checkpoint_every, "seconds between checkpoint saves (default 1)")
         ->check(seconds_check);
     sweep->add_flag("--all", out.sweep.all, "run to the end instead of stopping after --limit counterexamples");
-    sweep->add_option("--limit", out.sweep.limit, "stop after this many counterexamples (default 16)")->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    add_number(sweep, "--limit", out.sweep.limit, 1, 1 << 20, "stop after this many counterexamples (default 16)");
     sweep->add_option("--json", out.sweep.json, "also write the report as JSON to FILE");
     auto* key_opt = sweep->add_option("--key", out.sweep.key, "check just this key (decimal or 0x-hex)");
     auto* keys_opt = sweep->add_option("--keys", out.sweep.keys, "BEGIN:END: check keys in [BEGIN, END)");
     key_opt->excludes(keys_opt);
     key_opt->excludes(sweep->get_option("--shard"));
-    sweep->add_option("--threads", out.sweep.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
+    add_number(sweep, "--threads", out.sweep.threads, 1, 1024, "CPU threads (default: all)");
     sweep->add_flag("--cross-check", out.sweep.cross_check, "sweep on both GPU and CPU first; counts and first counterexamples must agree");
     auto* pairs = app.add_subcommand("pairs", "every pair of a format's codes through the max/min step built on a mapping: "
                                               "decode(max(encode(a), encode(b))) against totalOrder (2^64 pairs for binary32)");
@@ -75,9 +124,8 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     pairs->add_option("--shard", out.pairs.shard, "i/n: only the i-th of n equal slices of the rows; auto: from the job engine");
     pairs->add_option("--manifest", out.pairs.manifest, "DIR: also write this shard's result as a manifest in DIR, for `flipcheck merge`");
     pairs->add_flag("--all", out.pairs.all, "check every row instead of stopping after --limit failing rows");
-    pairs->add_option("--limit", out.pairs.limit, "failing rows to show (their smallest failing b) before stopping (default 16)")
-        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
-    pairs->add_option("--threads", out.pairs.threads, "CPU threads (default: all)")->check(CLI::Range(1u, 1024u));
+    add_number(pairs, "--limit", out.pairs.limit, 1, 1 << 20, "failing rows to show (their smallest failing b) before stopping (default 16)");
+    add_number(pairs, "--threads", out.pairs.threads, 1, 1024, "CPU threads (default: all)");
     pairs->add_option("--json", out.pairs.json, "also write the report as JSON to FILE");
 
     auto* merge = app.add_subcommand("merge", "merge the manifests of a sharded run: check they come from one build and subject and "
@@ -88,7 +136,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     auto* plan = app.add_subcommand("plan", "write a sharded sweep or pair check's job files for Slurm (an sbatch array and a merge "
                                             "that waits for it) or Kubernetes (an Indexed Job and a merge Job), with its projected cost");
     plan->add_option("--engine", out.plan.engine, "slurm or k8s")->required()->check(CLI::IsMember({"slurm", "k8s"}));
-    plan->add_option("--shards", out.plan.shards, "how many shards (array tasks, completions)")->required()->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
+    add_number(plan, "--shards", out.plan.shards, 1, 1 << 20, "how many shards (array tasks, completions)")->required();
     plan->add_option("--manifest", out.plan.manifest, "DIR the shards write their manifests in: a folder every node sees")->required();
     plan->add_option("--workload", out.plan.workload, "sweep (a mapping's laws over keys) or pairs (the max/min step over pairs)")
         ->check(CLI::IsMember({"sweep", "pairs"}));
@@ -101,10 +149,10 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     plan->add_option("--device", out.plan.device, "where each shard runs: cpu or gpu (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
     plan->add_option("--out", out.plan.out, "folder for the job files (default: the --manifest folder)");
     plan->add_option("--rate", out.plan.rate, "keys (sweep) or pairs per second per task, instead of measuring it here")
-        ->check(CLI::PositiveNumber);
+        ->check(real_in(1, 1e18, "keys or pairs per second"));
     plan->add_option("--price", out.plan.price, "price of one task-hour (a GPU or a --cpus-per-task slot), for the projected cost")
-        ->check(CLI::NonNegativeNumber);
-    plan->add_option("--cpus-per-task", out.plan.cpus_per_task, "CPU threads of each task (default 1)")->check(CLI::Range(1u, 1024u));
+        ->check(real_in(0, 1e9, "a price"));
+    add_number(plan, "--cpus-per-task", out.plan.cpus_per_task, 1, 1024, "CPU threads of each task (default 1)");
     plan->add_option("--partition", out.plan.partition, "slurm: the partition to submit to (default: the cluster's default)");
     plan->add_option("--image", out.plan.image, "k8s: the container image that has flipcheck on its PATH (default flipcheck:latest)");
     plan->add_option("--pvc", out.plan.pvc, "k8s: the PersistentVolumeClaim mounted at the --manifest folder (default flipcheck-results)");
@@ -115,7 +163,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     auto* audit = app.add_subcommand("audit", "what third-party reducers and sorts (std, Thrust, CUB, frameworks) really do on edge inputs");
     audit->add_option("--device", out.audit_device, "cpu, gpu or auto")->check(CLI::IsMember({"cpu", "gpu", "auto"}));
     audit->add_option("--json", out.audit_json, "also write the audit as JSON to FILE");
-    audit->add_option("--randoms", out.audit.randoms, "random arrays per subject, beside the fixed battery (default 2000)");
+    add_number(audit, "--randoms", out.audit.randoms, 0, 100000000, "random arrays per subject, beside the fixed battery (default 2000)");
     audit->add_flag("--markdown", out.audit.markdown, "print this device's section of docs/audit.md");
     audit->add_flag("--quick", out.audit.quick, "sample the strong_order claim (2^22 pairs) instead of every pair; with --conversions, the sampled domain instead of every binary32 input; frameworks' witnesses shrink for a quarter of the time");
     audit->add_flag("--conversions", out.audit.conversions, "the conversion table: what binary32 -> fp8/fp6/fp4/binary16/bfloat16 conversions (NumPy; with --device gpu CUDA, PyTorch, JAX, ml_dtypes, Triton, flipcheck's own) do on every binary32 input");
@@ -165,8 +213,8 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     check->add_flag("--every-input", out.check.every_input, "a quantizer, scale or canonical key of binary32: every one of its "
                                                          "2^31 or 2^32 inputs (one core: 1-2 minutes), not the sample; a scaled "
                                                          "quantizer of bfloat16 or binary16: every input under every e8m0 scale");
-    check->add_option("--seed", out.check.seed, "seed of the random stages (default 1)");
-    check->add_option("--cases", out.check.cases, "random arrays per reducer (default 2000)");
+    add_number(check, "--seed", out.check.seed, 0, std::numeric_limits<std::uint64_t>::max(), "seed of the random stages (default 1)");
+    add_number(check, "--cases", out.check.cases, 1, 100000000, "random arrays per reducer (default 2000)");
     check->add_option("--json", out.check.json, "also write the verdicts as JSON to FILE");
     check->add_option("--timeout", out.check.timeout, "seconds one call into a subject may take before it counts as hung (default 60; "
                                                "a mapping's whole sweep is one call)")
@@ -181,7 +229,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "flipcheck: {}\nRun `flipcheck --help` or `flipcheck list` for the valid choices.\n", e.what());
+        fmt::print(stderr, "flipcheck: {}\nRun `flipcheck --help` or `flipcheck list` for the valid choices.\n", shorten_values(e.what(), argc, argv));
         return 2;
     }
     if (const std::string empty = empty_value(app); !empty.empty()) {

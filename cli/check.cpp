@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -56,6 +58,66 @@ void print_case_repro(const check_args& a, const flipcheck_subject_v2& s, const 
     } catch (const input_error& e) {
         fmt::print("  ({}; put the case into a file and pass it with --case)\n", e.what());
     }
+}
+
+// The library is never opened in flipcheck's own process: its constructors and its entry point
+// are the user's code, and an exit(0), a crash or a hang there would end or stall flipcheck with no
+// verdict (an exit(0) was a silent pass). A child opens it and sends back its table's values; each
+// subject's own child opens it again to run it. In flipcheck's process a subject is those values
+// and a marker in place of each function the library has, never called here.
+struct catalogue {
+    std::vector<std::string> names;                 // owns the names the subjects point at
+    std::vector<flipcheck_subject_v2> subjects;
+};
+
+template <class R, class... A>
+R not_here(A...) {
+    std::fputs("flipcheck: internal error: a plug-in function was called outside the plug-in's process\n", stderr);
+    std::abort();
+}
+
+std::string catalogue_text(const plugin::library& lib) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& s : lib.subjects())
+        list.push_back({{"name", s.name}, {"kind", s.kind}, {"format_id", s.format_id}, {"op", s.op}, {"nan", s.nan}, {"zero", s.zero},
+                        {"ties", s.ties}, {"shared_word_bits", s.shared_word_bits}, {"policy", s.policy},
+                        {"has", {s.encode != nullptr, s.decode != nullptr, s.sweep != nullptr, s.run != nullptr, s.run_steps != nullptr,
+                                 s.run_lanes != nullptr}}});
+    return list.dump();
+}
+
+catalogue catalogue_from(const std::string& text) {
+    const nlohmann::json list = nlohmann::json::parse(text);
+    catalogue c;
+    c.names.reserve(list.size());
+    for (const auto& j : list) {
+        c.names.push_back(j.at("name").get<std::string>());
+        flipcheck_subject_v2 s{};
+        s.kind = j.at("kind"), s.format_id = j.at("format_id"), s.op = j.at("op");
+        s.nan = j.at("nan"), s.zero = j.at("zero"), s.ties = j.at("ties");
+        s.shared_word_bits = j.at("shared_word_bits"), s.policy = j.at("policy");
+        const auto& has = j.at("has");
+        if (has.at(0).get<bool>()) s.encode = &not_here<std::uint64_t, std::uint64_t>;
+        if (has.at(1).get<bool>()) s.decode = &not_here<std::uint64_t, std::uint64_t>;
+        if (has.at(2).get<bool>())
+            s.sweep = &not_here<int, const flipcheck_sweep_request_v1*, flipcheck_sweep_result_v1*, char*, std::size_t>;
+        if (has.at(3).get<bool>()) s.run = &not_here<int, const void*, std::size_t, const std::size_t*, std::uint64_t*, char*, std::size_t>;
+        if (has.at(4).get<bool>())
+            s.run_steps = &not_here<int, const void*, std::size_t, const flipcheck_step_plan_v2*, const flipcheck_run_sink_v2*,
+                                    std::uint64_t*, char*, std::size_t>;
+        if (has.at(5).get<bool>())
+            s.run_lanes = &not_here<int, const void*, std::size_t, const std::size_t*, const flipcheck_run_sink_v2*, char*, std::size_t>;
+        c.subjects.push_back(s);
+    }
+    for (std::size_t i = 0; i < c.subjects.size(); ++i) c.subjects[i].name = c.names[i].c_str();
+    return c;
+}
+
+// In a subject's child: the library opened there, and the real subject of that name.
+template <class Fn>
+auto with_subject(const check_args& a, const flipcheck_subject_v2& s, Fn&& fn) {
+    const plugin::library lib(a.plugin);
+    return fn(lib.find(s.name));
 }
 
 // A mapping: the sweep compiled into the library (exhaustive up to 32 bits, sampled for
@@ -242,7 +304,7 @@ std::optional<std::uint64_t> breaking_key(const check_args& a, const flipcheck_s
                 q.has_range = 1;
                 q.range_begin = begin;
                 q.range_end = end;
-                plugin::sweep_of(s, q);
+                with_subject(a, s, [&](const flipcheck_subject_v2& real) { return plugin::sweep_of(real, q); });
                 return std::string();
             },
             a.timeout);
@@ -321,16 +383,44 @@ int run_check(const check_args& a) {
         throw input_error("give --plugin FILE.so (your compiled subjects), --shader FILE (a compute shader) or --adapter CMD (a Python function)");
     for (const auto* shader_only : {&a.op, &a.policy, &a.keys, &a.lang})
         if (!shader_only->empty()) throw input_error("--op, --policy, --keys and --lang are for --shader");
+    // Options of the other modes are refused, never ignored (a stranger reads an ignored one as done).
+    if (a.entry != "main" || a.workgroup != "all" || a.mapping || !a.defines.empty())
+        throw input_error("--entry, --workgroup, --mapping and --define are for --shader (a plug-in's mappings are checked as such)");
     if (a.device == "gpu")
         throw input_error("a plug-in's subjects run in the library on the host (a reducer that launches your kernel "
                           "does so itself); GPU checks of an atomic strategy or a mapping are FLIPCHECK_GPU_CHECK_ATOMIC "
                           "and FLIPCHECK_GPU_CHECK_MAPPING in a .cu test (docs/plug-in.md)");
-    // Load and validate everything before running anything.
-    const plugin::library lib(a.plugin);
+    // Open and validate everything before running anything: in a child (see catalogue).
+    const json_file out("--json", a.json);
+    const isolated::outcome opened = isolated::run([&] { return catalogue_text(plugin::library(a.plugin)); }, a.timeout,
+                                                   "opening " + a.plugin);
+    if (opened.how == isolated::outcome::end::stopped) {
+        fmt::print("verdict: INTERRUPTED: the plug-in was being opened, no subject checked\n");
+        out.write("interrupted", {{"plugin", a.plugin}, {"subjects", nlohmann::json::array()}});
+        return exit_for_stop();
+    }
+    if (!opened.finished()) {
+        // Its constructors or its entry point ended, crashed or hung: the plug-in's failure.
+        const std::string what = fmt::format("it {} while flipcheck opened it (its constructors and {}() run then)",
+                                             opened.how == isolated::outcome::end::threw ? "threw: " + opened.what : opened.what,
+                                             FLIPCHECK_PLUGIN_ENTRY);
+        fmt::print("{}: FAIL: {}\nverdict: FAIL: the plug-in could not be opened, no subject checked\n", a.plugin, what);
+        out.write("fail", {{"plugin", a.plugin}, {"opened", false}, {"what", what}, {"subjects", nlohmann::json::array()}});
+        return exit_fail;
+    }
+    const catalogue lib = catalogue_from(opened.result);
     std::vector<const flipcheck_subject_v2*> chosen;
-    if (!a.subject.empty()) chosen.push_back(&lib.find(a.subject));
-    else
-        for (const auto& s : lib.subjects()) chosen.push_back(&s);
+    if (!a.subject.empty()) {
+        for (const auto& s : lib.subjects)
+            if (a.subject == s.name) chosen.push_back(&s);
+        if (chosen.empty()) {
+            std::string names;
+            for (const auto& s : lib.subjects) names += std::string(names.empty() ? "" : ", ") + s.name;
+            throw input_error("plug-in library " + a.plugin + " has no subject named '" + a.subject + "' (it has: " + names + ")");
+        }
+    } else {
+        for (const auto& s : lib.subjects) chosen.push_back(&s);
+    }
     if (!a.format.empty())
         for (const auto* s : chosen)
             if (plugin::format_name(*s) != a.format)
@@ -340,10 +430,12 @@ int run_check(const check_args& a) {
             throw input_error(fmt::format("--key is for mappings; {} is a {} (use --case FILE)", s->name, plugin::kind_name(s->kind)));
         if (!a.case_file.empty() && plugin::is_mapping(*s))
             throw input_error(fmt::format("--case is for reducers; {} is a mapping (use --key K)", s->name));
+        if (a.every_input && (!plugin::is_scaling(*s) || plugin::format_name(*s) == "binary64"))
+            throw input_error(fmt::format("--every-input is for quantizers, scales and canonical keys of 32 bits or fewer; {} is a {} of {}",
+                                          s->name, plugin::kind_name(s->kind), plugin::format_name(*s)));
     }
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
 
-    const json_file out("--json", a.json);
     nlohmann::json rows = nlohmann::json::array();
     int failed = 0, checked = 0;
     for (const auto* s : chosen) {
@@ -351,13 +443,15 @@ int run_check(const check_args& a) {
         // sends back its JSON row.
         const isolated::outcome o = isolated::run(
             [&] {
-                nlohmann::json one = nlohmann::json::array();
-                const bool ok = plugin::is_mapping(*s)              ? check_mapping_subject(a, *s, one)
-                                : s->kind == flipcheck_kind_amax ? check_amax_subject(a, *s, one)
-                                : plugin::is_scaling(*s)         ? check_scaling_subject(a, *s, one)
-                                : s->kind == flipcheck_kind_pair_reducer ? check_pair_subject(a, *s, one)
-                                                                 : check_reducer_subject(a, *s, one);
-                return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
+                return with_subject(a, *s, [&](const flipcheck_subject_v2& real) {
+                    nlohmann::json one = nlohmann::json::array();
+                    const bool ok = plugin::is_mapping(real)                   ? check_mapping_subject(a, real, one)
+                                    : real.kind == flipcheck_kind_amax         ? check_amax_subject(a, real, one)
+                                    : plugin::is_scaling(real)                 ? check_scaling_subject(a, real, one)
+                                    : real.kind == flipcheck_kind_pair_reducer ? check_pair_subject(a, real, one)
+                                                                               : check_reducer_subject(a, real, one);
+                    return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
+                });
             },
             a.timeout, std::string("subject ") + s->name);
         if (o.how == isolated::outcome::end::stopped) break;

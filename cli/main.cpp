@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <system_error>
 #include <filesystem>
@@ -81,7 +82,11 @@ void check_checkpoint_writable(const std::filesystem::path& p) {
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec))
         throw fc::input_error(fmt::format("--checkpoint {} is a folder: give a file name", p.string()));
-    if (std::filesystem::exists(p, ec)) return;  // an existing one is validated on load
+    // A checkpoint is read whole and renamed onto: only a plain file can take that. /dev/zero
+    // would be read forever, and a rename onto /dev/full (as root) would replace the device.
+    if (std::filesystem::exists(p, ec) && !std::filesystem::is_regular_file(p, ec))
+        throw fc::input_error(fmt::format("--checkpoint {} is not a regular file (a device, FIFO or socket): give a file name", p.string()));
+    if (std::filesystem::exists(p, ec)) return;  // an existing one is validated on load (a link's target is renamed onto: see run_sweep)
     const auto probe = p.string() + ".probe";
     std::ofstream out(probe);
     if (!out) throw fc::input_error(fmt::format("cannot write --checkpoint file '{}': {}", p.string(), std::strerror(errno)));
@@ -125,6 +130,11 @@ int run_sweep(const sweep_args& a) {
     o.checkpoint = a.checkpoint;
     o.checkpoint_every = a.checkpoint_every;
     check_checkpoint_writable(o.checkpoint);
+    // A link to a checkpoint: saves go to its target, so the link stays a link.
+    if (std::error_code ec; std::filesystem::is_symlink(o.checkpoint, ec))
+        if (auto target = std::filesystem::canonical(o.checkpoint, ec); !ec) o.checkpoint = std::move(target);
+    refuse_same_output("--checkpoint", a.checkpoint, "--json", a.json);
+    if (!o.checkpoint.empty()) o.build = executable_digest();  // a rebuilt flipcheck does not resume another's keys
     if (!a.manifest.empty()) {
         if (width == 64 && !o.range)
             throw fc::input_error("--manifest: binary64 without --keys is the sampled domain, not a range a manifest can tile: give --keys");
@@ -149,7 +159,7 @@ int run_sweep(const sweep_args& a) {
     fmt::print("{}", render_summary(r));
     for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     const std::string verdict = r.interrupted ? "interrupted" : r.passed() ? "pass" : "fail";
-    print_verdict(verdict, fmt::format("{} keys checked ({}), {} failing", r.keys_checked, r.domain, r.failing_keys));
+    print_verdict(verdict, verdict_counts(r));
     out.write(verdict, to_json(r));
     write_sweep_manifest(a.manifest, part, space, r, a.threads);
     if (r.interrupted) {
@@ -470,6 +480,20 @@ template <class Fn>
 int run_command(Fn&& fn) {
     try {
         return fn();
+    } catch (const std::exception& e) {
+        // After a stop, an error is its consequence (an adapter killed by stop_watchdog, a wait cut
+        // short), never a verdict or a bad input.
+        if (!stop) throw;
+        fmt::print(stderr, "flipcheck: stopped by {}: what was printed above is what was done ({})\n",
+                   stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", e.what());
+        return exit_for_stop();
+    }
+}
+
+template <class Fn>
+int run_reporting_errors(Fn&& fn) {
+    try {
+        return run_command(fn);
     } catch (const fc::input_error& e) {
         fmt::print(stderr, "flipcheck: {}\n", e.what());
         return exit_bad_input;
@@ -502,7 +526,8 @@ int main(int argc, char** argv) {
     if (const int rc = parse_arguments(argc, argv, names, a); rc >= 0) return rc;
     command_words.assign(argv, argv + argc);
     install_stop_handlers();
-    const int rc = run_command([&] {
+    const stop_watchdog backstop(2.0);
+    const int rc = run_reporting_errors([&] {
         using command = arguments::command;
         switch (a.what) {
             case command::sweep: return run_sweep(a.sweep);
@@ -524,6 +549,8 @@ int main(int argc, char** argv) {
         }
         return run_main_job(a.device, a.json, a.with_mutant);
     });
-    // A report that did not reach standard output is lost: never a pass.
+    // A report that did not reach standard output is lost: never a pass. A command that ended
+    // after a stop ends as stopped, whatever it returned.
+    if (stop && (rc == exit_pass || rc == exit_fail || rc == exit_bad_input)) return stdout_intact(), exit_for_stop();
     return stdout_intact() ? rc : (rc == exit_pass ? exit_bad_input : rc);
 }

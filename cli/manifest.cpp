@@ -76,6 +76,8 @@ std::string utc_now() {
 
 }  // namespace
 
+std::string executable_digest() { return file_digest("/proc/self/exe"); }
+
 nlohmann::json build_identity() {
     std::string flags = FLIPCHECK_BUILD_TYPE;
 #if defined(__SANITIZE_ADDRESS__)
@@ -94,7 +96,7 @@ nlohmann::json build_identity() {
                      {"compiler", __VERSION__},
                      {"flags", flags},
                      {"float_modes", float_modes()},
-                     {"executable_digest", file_digest("/proc/self/exe")}};
+                     {"executable_digest", executable_digest()}};
     return j;
 }
 
@@ -118,7 +120,7 @@ std::string range_end_text(const key_range& r, int key_bits) {
 }
 
 std::string results_digest(const nlohmann::json& m) {
-    nlohmann::json what{{"workload", m.at("workload")}, {"subject", m.at("subject")}, {"space", m.at("space")},
+    nlohmann::json what{{"workload", m.at("workload")}, {"subject", m.at("subject")}, {"key_bits", m.at("key_bits")}, {"space", m.at("space")},
                         {"shard", m.at("shard")},       {"range", m.at("range")},     {"verdict", m.at("verdict")}};
     nlohmann::json result = m.at("result");
     for (const char* timing : {"seconds", "keys_per_second", "pairs_per_second", "backend", "keys_resumed"}) result.erase(timing);

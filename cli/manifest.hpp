@@ -37,6 +37,8 @@ struct shard_result {
 // The build that runs now: version, commit, compiler, flags, the CPU's FTZ/DAZ state, and an
 // XXH3-128 digest of the executable.
 nlohmann::json build_identity();
+// That digest alone: what a checkpoint records as the code that checked its keys.
+std::string executable_digest();
 
 // The file a shard's manifest goes to: DIR/shard-00007-of-00016.json.
 std::filesystem::path manifest_path(const std::filesystem::path& dir, shard part);

@@ -24,6 +24,7 @@
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 #include "flipcheck/run/shell_quote.hpp"
+#include "flipcheck/run/sweep_entries.hpp"
 #include "manifest.hpp"
 #include "output.hpp"
 #include "render.hpp"
@@ -87,6 +88,10 @@ void validate(const nlohmann::json& m) {
     (void)run_key(m);
     const int bits = m.at("key_bits").get<int>();
     if (bits < 1 || bits > 64) throw std::runtime_error("key_bits out of range");
+    // The width is the format's, never the file's word: the space's size follows from it.
+    const std::string format = m.at("subject").at("format").get<std::string>();
+    if (run::format_width(format) != bits)
+        throw std::runtime_error(fmt::format("key_bits {} is not the width of {}", bits, format));
     for (const char* part : {"space", "range"})
         for (const char* end : {"begin", "end"}) (void)parse_end(m.at(part).at(end).get<std::string>());
     (void)m.at("shard").at("index").get<std::uint64_t>();
@@ -145,6 +150,10 @@ int run_merge(const merge_args& a) {
     for (const auto& f : files) {
         const auto named = index_from_name(f);
         try {
+            // A manifest is a small file: a FIFO would be waited on, a huge file read whole.
+            std::error_code fe;
+            if (!fs::is_regular_file(f, fe)) throw std::runtime_error("not a regular file");
+            if (fs::file_size(f, fe) > (std::uintmax_t(1) << 24)) throw std::runtime_error("over 16 MiB: not a manifest");
             std::ifstream in(f);
             nlohmann::json m = nlohmann::json::parse(in);
             if (m.value("manifest", 0) != manifest_version)

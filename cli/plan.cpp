@@ -88,6 +88,17 @@ int run_plan(const plan_args& a) {
     if (a.engine == "slurm" && (!a.image.empty() || a.pvc != "flipcheck-results")) throw input_error("--image and --pvc are for --engine k8s");
     const key_range space = sweep ? (a.keys.empty() ? key_range{0, std::uint64_t(1) << width} : parse_range(a.keys, "--keys"))
                                   : (a.rows.empty() ? key_range{0, std::uint64_t(1) << width} : parse_range(a.rows, "--rows"));
+    if (width < 64 && space.end > std::uint64_t(1) << width)
+        throw input_error(fmt::format("--{} {}: {} has only {} codes (0 to {:#x})", sweep ? "keys" : "rows", sweep ? a.keys : a.rows, a.format,
+                                      std::uint64_t(1) << width, (std::uint64_t(1) << width) - 1));
+    // What reaches a job file verbatim: a line break or shell syntax there would be a line of its own.
+    for (const auto& [option, text] : {std::pair{"--partition", a.partition}, {"--manifest", a.manifest}, {"--out", a.out},
+                                       {"--flipcheck", a.flipcheck}, {"--image", a.image}, {"--pvc", a.pvc}})
+        if (text.find_first_of("\n\r") != std::string::npos)
+            throw input_error(fmt::format("{} holds a line break: it is written into the job files", option));
+    if (a.partition.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,-") != std::string::npos)
+        throw input_error(fmt::format("--partition '{}': a Slurm partition name is letters, digits and _ . - (several: comma-separated)",
+                                      a.partition.substr(0, 60)));
     if (a.shards > space.size()) throw input_error(fmt::format("--shards {}: the space holds only {} {}", a.shards, space.size(), sweep ? "keys" : "rows"));
     const run::backend b = a.device == "gpu" ? run::backend::gpu : run::backend::cpu;
     const fs::path manifest_dir = fs::absolute(a.manifest).lexically_normal();

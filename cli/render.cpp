@@ -146,6 +146,19 @@ std::string render_summary(const sweep_report& r) {
     return s;
 }
 
+std::string verdict_counts(const sweep_report& r) {
+    const std::uint64_t asked = r.range.size() ? r.range.size() : r.keys_checked;
+    std::string walk = r.domain;
+    if (r.keys_checked != asked || r.stopped_early || r.interrupted)
+        walk = fmt::format("not {}: {} after {} of the {} keys asked for{}",
+                           r.domain == "sampled" ? "the whole sample" : r.domain == "range" ? "the whole range" : "exhaustive",
+                           r.interrupted ? "interrupted" : r.stopped_early ? "stopped at --limit" : "ended", r.keys_checked, asked,
+                           r.stopped_early ? "; --all checks them all" : "");
+    const std::string resumed =
+        r.keys_resumed ? fmt::format(", {} of them carried from the checkpoint (checked by an earlier run)", r.keys_resumed) : "";
+    return fmt::format("{} keys checked ({}){}, {} failing", r.keys_checked, walk, resumed, r.failing_keys);
+}
+
 nlohmann::json to_json(const sweep_report& r) {
     nlohmann::json j{{"format", r.format},
                      {"mapping", r.mapping},

@@ -21,6 +21,10 @@ std::string json_verdict(const sweep_report& r);
 std::string repro_command(const sweep_report& r, const counterexample& c);
 std::string render_counterexample(const sweep_report& r, const counterexample& c);
 std::string render_summary(const sweep_report& r);
+// The verdict line's counts: "N keys checked (exhaustive), F failing". The walk's word is the
+// domain's ("exhaustive", "range", "sampled") only when every key asked for was checked; an early
+// stop or an interruption says so and how far it got, and keys a checkpoint carried are counted apart.
+std::string verdict_counts(const sweep_report& r);
 nlohmann::json to_json(const sweep_report& r);
 // A pair check's report (check/pairs.hpp): its summary line, each counterexample with a repro, JSON.
 std::string render_summary(const pairs_report& r);

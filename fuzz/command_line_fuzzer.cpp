@@ -2,7 +2,8 @@
 // split at NUL bytes into arguments (a dictionary of the real options helps the fuzzer find them).
 // The parser may only accept, print help or a version (0), or refuse with exit code 2; it never
 // crashes or throws. What it accepts keeps the promises its validators make: names from the
-// registry, --key never with --keys or --shard, no empty value, counts and seconds in range.
+// registry, --key never with --keys or --shard, no empty value, counts, rates, prices and seconds in
+// range for every command that takes them (sweep, pairs, plan, check, audit).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -47,7 +48,23 @@ void check_promises(const cli::arguments& a) {
         if (a.sweep.limit < 1 || a.sweep.threads > 1024) fail("--limit or --threads out of range");
         if (!std::isfinite(a.sweep.checkpoint_every) || a.sweep.checkpoint_every <= 0) fail("--checkpoint-every not a positive time");
     }
-    if (a.what == command::check && (!std::isfinite(a.check.timeout) || a.check.timeout <= 0)) fail("--timeout not a positive time");
+    if (a.what == command::pairs) {
+        if (!named(names().formats, a.pairs.format) || !named(names().mappings, a.pairs.mapping)) fail("an unknown name accepted");
+        if (a.pairs.limit < 1 || a.pairs.limit > (1u << 20) || a.pairs.threads > 1024) fail("pairs --limit or --threads out of range");
+    }
+    if (a.what == command::plan) {
+        // What reaches a job file as a number is finite and in range (issue 59: --rate nan wrote a
+        // negative --time); the strings are plan.cpp's to check (it refuses line breaks).
+        if (a.plan.shards < 1 || a.plan.shards > (1u << 20) || a.plan.cpus_per_task < 1 || a.plan.cpus_per_task > 1024)
+            fail("plan --shards or --cpus-per-task out of range");
+        if (!std::isfinite(a.plan.rate) || (a.plan.rate != 0 && (a.plan.rate < 1 || a.plan.rate > 1e18))) fail("plan --rate not a rate");
+        if (!std::isfinite(a.plan.price) || a.plan.price < 0 || a.plan.price > 1e9) fail("plan --price not a price");
+    }
+    if (a.what == command::check) {
+        if (!std::isfinite(a.check.timeout) || a.check.timeout <= 0) fail("--timeout not a positive time");
+        if (a.check.cases < 1 || a.check.cases > 100000000) fail("--cases out of range");  // -1 wrapped to 2^64 - 1 and ran forever
+    }
+    if (a.what == command::audit && a.audit.randoms > 100000000) fail("--randoms out of range");
     if (a.what == command::codes && !named(names().formats, a.codes_format)) fail("an unknown format accepted");
 }
 

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # smoke.sh FUZZER CORPUS DICT SECONDS [expect-crash]
-# Fuzzes a scratch copy of CORPUS for SECONDS (artifacts go to a scratch folder too, never into
-# the source tree) and fails unless the run is known to have done its job:
+# Fuzzes a scratch copy of CORPUS (artifacts go to a scratch folder too, never into the source
+# tree) for a fixed number of executions, the seeds plus FLIPCHECK_SMOKE_MUTATIONS (default
+# 50,000), with SECONDS only as a cap: the verdict counts work, not time, so a loaded machine makes
+# the run slower, never a failure (a 5-second run once spent most of its time loading a corpus).
+# It fails unless the run is known to have done its job:
 #  - the fuzzer's exit status is 0 and it left no artifact (crash-, leak-, oom-, timeout-: each is
 #    named in the message);
 #  - its -print_final_stats=1 report names the number of executions, and that number is more than
 #    replaying the seed corpus takes (a run that never mutated anything tested nothing new).
 # On success it prints the executions and execs/s. With expect-crash (the planted-bug
-# demonstration) the only success is the fuzzer stopping with a crash- artifact within SECONDS.
+# demonstration) the only success is the fuzzer stopping with a crash- artifact within SECONDS (no
+# run count then: it fuzzes until it crashes or the cap).
 # FLIPCHECK_SMOKE_ARGS: extra libFuzzer flags, after ours (e.g. -runs=0, -rss_limit_mb=64, -timeout=1).
 set -uo pipefail
 usage() { echo "usage: smoke.sh FUZZER CORPUS DICT SECONDS [expect-crash]" >&2; exit 2; }
@@ -26,8 +30,13 @@ cp -r "$corpus" "$work/corpus" && mkdir "$work/findings" || fail "cannot copy $c
 seeds=$(find "$work/corpus" -type f | wc -l)
 
 read -r -a extra <<< "${FLIPCHECK_SMOKE_ARGS:-}"
+mutations=${FLIPCHECK_SMOKE_MUTATIONS:-50000}
+[[ $mutations =~ ^[1-9][0-9]*$ ]] || fail "FLIPCHECK_SMOKE_MUTATIONS must be a positive number, not '$mutations'"
+runs=()
+# Loading the seeds runs each once, plus one empty input; libFuzzer's -runs counts those too.
+[ "$mode" = expect-crash ] || runs=(-runs=$((seeds + 1 + mutations)))
 start=$(date +%s.%N)
-"$fuzzer" -max_total_time="$seconds" -dict="$dict" -print_final_stats=1 -artifact_prefix="$work/findings/" \
+"$fuzzer" -max_total_time="$seconds" "${runs[@]}" -dict="$dict" -print_final_stats=1 -artifact_prefix="$work/findings/" \
   "${extra[@]}" "$work/corpus" > "$work/log" 2>&1
 status=$?
 end=$(date +%s.%N)

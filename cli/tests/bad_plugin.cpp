@@ -5,7 +5,10 @@
 // test can try every (kind, behaviour) with one library; 13 is a table no export makes, refused too;
 // 14 is a library built for plug-in ABI v1 (its table by hand, as that export wrote it), which
 // still loads: its atomic strategy is replayed in whole updates only; 15 declares a policy its
-// kind or formats cannot take, refused.
+// kind or formats cannot take, refused; 16 misbehaves while it is opened (its constructor or its
+// entry point, as FLIPCHECK_TEST_OPEN says) or lies in its answers (FLIPCHECK_TEST_LIE: a sweep
+// that claims more than it covered, a status the ABI lacks, a byte with junk above it), each
+// lie wrapped around a right subject of the examples.
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -306,6 +309,71 @@ extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v2* fli
         return d;
     }();
     static const flipcheck_plugin_v2 p{2, 1, &s};
+    return &p;
+}
+#elif BAD_PLUGIN == 16
+#include <unistd.h>
+
+#include "../../examples/my_code.hpp"
+namespace {
+std::string_view env(const char* name) {
+    const char* e = std::getenv(name);
+    return e ? e : "";
+}
+void misbehave_at(std::string_view when) {
+    const std::string_view how = env("FLIPCHECK_TEST_OPEN");
+    if (how == std::string(when) + "_exit") std::exit(0);
+    if (how == std::string(when) + "_crash") std::raise(SIGSEGV);
+    if (how == std::string(when) + "_hang")
+        for (;;) ::pause();
+}
+__attribute__((constructor)) void on_open() { misbehave_at("constructor"); }
+
+// The right subjects' functions, wrapped by the lies below.
+flipcheck_subject_v2 right_map, right_value, right_pair;
+int lying_sweep(const flipcheck_sweep_request_v1* q, flipcheck_sweep_result_v1* r, char* e, std::size_t n) {
+    const int status = right_map.sweep(q, r, e, n);
+    if (env("FLIPCHECK_TEST_LIE") == "sweep_one_key") r->range_end = r->range_begin + 1, r->keys_checked = 1;
+    if (env("FLIPCHECK_TEST_LIE") == "sweep_part") r->range_end = 65536, r->keys_checked = 65536;
+    if (env("FLIPCHECK_TEST_LIE") == "sweep_short") r->keys_checked = 65536;  // the range asked, 65,536 keys of it, no early stop
+    return status;
+}
+int run_5(const void* xs, std::size_t count, const std::size_t* order, std::uint64_t* out, char* e, std::size_t n) {
+    const int status = right_value.run(xs, count, order, out, e, n);
+    return status == 1 ? 5 : status;
+}
+int pair_junk(const void* xs, std::size_t count, const std::size_t* order, std::uint64_t* out, char* e, std::size_t n) {
+    const int status = right_pair.run(xs, count, order, out, e, n);
+    *out |= 0xab00;  // the right byte, and junk in bits 8-15
+    return status;
+}
+}  // namespace
+extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v2* flipcheck_plugin(void) {
+    misbehave_at("entry");
+    static const flipcheck_subject_v2 subjects[] = {
+        [] {
+            right_map = flipcheck::plugin::subject<my::float_key>();
+            flipcheck_subject_v2 d = right_map;
+            d.name = "lying_map";
+            d.sweep = &lying_sweep;
+            return d;
+        }(),
+        [] {
+            right_value = flipcheck::plugin::subject<my::max_propagate>();
+            flipcheck_subject_v2 d = right_value;
+            d.name = "status_5";
+            d.run = &run_5;
+            return d;
+        }(),
+        [] {
+            right_pair = flipcheck::plugin::subject<my::fp4x2_max>();
+            flipcheck_subject_v2 d = right_pair;
+            d.name = "pair_junk";
+            d.run = &pair_junk;
+            return d;
+        }(),
+    };
+    static const flipcheck_plugin_v2 p{2, 3, subjects};
     return &p;
 }
 #endif

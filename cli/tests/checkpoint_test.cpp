@@ -44,11 +44,22 @@ TEST(checkpoint, sigint_then_resume_counts_every_key_exactly_once) {
         execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
-    // Wait until the first checkpoint is on disk (saved every 50 ms here), then interrupt.
-    for (int i = 0; i < 2000 && !std::filesystem::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    kill(child, SIGINT);
+    // Wait until the first checkpoint is on disk (saved every 50 ms here), then interrupt. It waits
+    // for the file or the child's end, not for a time, so a loaded machine only makes it slower
+    // (bounded at 10 minutes, the test's own limit).
     int status = 0;
-    waitpid(child, &status, 0);
+    bool ended = false;
+    for (int i = 0; i < 120000 && !std::filesystem::exists(ckpt); ++i) {
+        if (waitpid(child, &status, WNOHANG) == child) {
+            ended = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!ended) {
+        kill(child, SIGINT);
+        waitpid(child, &status, 0);
+    }
     ASSERT_TRUE(WIFEXITED(status));
     ASSERT_EQ(WEXITSTATUS(status), 130) << "the sweep finished before it could be interrupted";
     const std::string partial = read(first);
@@ -240,4 +251,25 @@ TEST(checkpoint, a_version_1_checkpoint_is_refused_as_too_old) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("'flipcheck-checkpoint 1'"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("cannot be resumed"), std::string::npos) << r.output;
+}
+
+// Issue 59: a checkpoint is not trusted for what it says was found, and a resumed sweep's verdict
+// line says how many keys an earlier run checked.
+TEST(checkpoint, a_forged_counterexample_is_refused_and_resumed_keys_are_named) {
+    const temp_dir dir("flipcheck_ckpt_forged");
+    const auto good = dir.path / "good.ckpt", forged = dir.path / "forged.ckpt";
+    ASSERT_EQ(run_flipcheck(small_sweep + good.string()).exit_code, 1);
+    const std::string text = read(good);
+    // The failure moved to 1.0 (0x3c00 = 15360), where zeros_swapped keeps every law.
+    write(forged, resum(replace_once(text, "\ncx zero_placement 32768 ", "\ncx zero_placement 15360 ")));
+    const auto r = run_flipcheck(small_sweep + forged.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("says key 15360 breaks zero_placement, and it does not"), std::string::npos) << r.output;
+    // The real one resumes, and its verdict line names the keys carried.
+    const auto again = run_flipcheck(small_sweep + good.string());
+    EXPECT_EQ(again.exit_code, 1) << again.output;
+    EXPECT_NE(again.output.find("65536 keys checked (exhaustive), 65536 of them carried from the checkpoint (checked by an earlier run)"),
+              std::string::npos)
+        << again.output;
+    EXPECT_FALSE(std::filesystem::exists(good.string() + ".lock")) << "a finished sweep leaves no lock file";
 }

@@ -187,7 +187,33 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint-every nan", "--checkpoint-every"},
         bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint /tmp", "is a folder"},
         bad_input_case{"sweep --format binary16 --mapping sign_flip --json /tmp", "is a folder"},
-        bad_input_case{"sweep --format binary16 --mapping sign_flip --json /dev/full", "cannot write --json /dev/full"}),
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --json /dev/full", "cannot write --json /dev/full"},
+        // Issue 59: one number rule for the options CLI11 used to parse itself.
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --limit 010x", "--limit: '010x' is not a whole number from 1 to 1048576"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --limit -1", "--limit"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --threads 1e3", "--threads: '1e3' is not a whole number"},
+        bad_input_case{"pairs --format binary16 --mapping sign_flip --limit 0", "--limit: '0' is not a whole number from 1"},
+        bad_input_case{"check --plugin x.so --seed -1", "--seed: '-1' is not a whole number from 0 to 2^64 - 1"},
+        bad_input_case{"check --plugin x.so --seed 18446744073709551616", "--seed"},
+        bad_input_case{"check --plugin x.so --cases -1", "--cases: '-1' is not a whole number from 1 to 100000000"},
+        bad_input_case{"audit --randoms -1", "--randoms: '-1' is not a whole number from 0 to 100000000"},
+        bad_input_case{"audit --randoms 99999999999999999999999", "--randoms"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate nan", "--rate"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate 1e-300",
+                       "must be keys or pairs per second from 1 to 1e+18"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate 1e9 --price nan", "--price"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate 1e9 --keys 0:0x100000000",
+                       "binary16 has only 65536 codes"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate 1e9 --partition 'a\nrm -rf /'",
+                       "--partition holds a line break"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate 1e9 --partition 'gpu;reboot'",
+                       "a Slurm partition name is letters"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest 'm\nx' --format binary16 --mapping sign_flip --rate 1e9",
+                       "--manifest holds a line break"},
+        bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint /dev/zero", "is not a regular file"},
+        bad_input_case{"check --plugin x.so --entry foo", "--entry, --workgroup, --mapping and --define are for --shader"},
+        bad_input_case{"check --plugin x.so --mapping", "--entry, --workgroup, --mapping and --define are for --shader"},
+        bad_input_case{"check --plugin x.so --workgroup 64", "--entry, --workgroup, --mapping and --define are for --shader"}),
     [](const ::testing::TestParamInfo<bad_input_case>& i) { return "case_" + std::to_string(i.index); });
 
 TEST(cli, a_damaged_checkpoint_is_bad_input_not_a_crash) {
@@ -289,4 +315,25 @@ TEST(cli, version_verdict_line_and_one_exit_code_table) {
     const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
     const std::string table = help.output.substr(at, help.output.find("\n\n", at) - at);
     EXPECT_NE(text.find(table), std::string::npos) << "README lacks the exit-code table of --help:\n" << table;
+}
+
+// Issue 59: a value CLI11 refuses is echoed short, whatever its length.
+TEST(cli, a_long_bad_value_is_not_echoed_whole) {
+    const std::string huge(100000, 'x');
+    const auto r = run_flipcheck("sweep --format " + huge + " --mapping sign_flip");
+    EXPECT_EQ(r.exit_code, 2) << r.output.substr(0, 500);
+    EXPECT_NE(r.output.find("(100000 bytes)"), std::string::npos) << r.output.substr(0, 500);
+    EXPECT_LT(r.output.size(), 4000u);
+}
+
+// Issue 59: the verdict line says "exhaustive" only for a walk of every key asked for.
+TEST(cli, the_verdict_line_says_how_far_the_walk_went) {
+    // (a range around the zeros, where zeros_swapped fails: the whole space would take a minute under ASan)
+    const auto stopped = run_flipcheck("sweep --format binary32 --mapping zeros_swapped --device cpu --limit 1 --keys 0x7f000000:0x81000000");
+    EXPECT_EQ(stopped.exit_code, 1) << stopped.output;
+    EXPECT_EQ(stopped.output.find("(range)"), std::string::npos) << stopped.output;
+    EXPECT_NE(stopped.output.find("keys checked (not the whole range: stopped at --limit after "), std::string::npos) << stopped.output;
+    EXPECT_NE(stopped.output.find(" of the 33554432 keys asked for; --all checks them all), "), std::string::npos) << stopped.output;
+    const auto all = run_flipcheck("sweep --format binary16 --mapping zeros_swapped --device cpu --all");
+    EXPECT_NE(all.output.find("verdict: FAIL: 65536 keys checked (exhaustive), 2 failing"), std::string::npos) << all.output;
 }

@@ -56,6 +56,17 @@ def main():
         raise AssertionError("a function that raises passed")
     except fc.CheckFailed as e:
         assert "ValueError: two or more" in str(e), str(e)
+    # A function that hangs fails, and the test ends (issue 59: it blocked forever).
+    def hangs_on_three(bits):
+        if len(bits) >= 3:
+            import time
+            time.sleep(3600)
+        return max(bits) if bits else None
+    try:
+        fc.check(hangs_on_three, kind="value", format="binary32", declares="nan=total_order", cases=50, timeout=2)
+        raise AssertionError("a function that hangs passed")
+    except fc.CheckFailed as e:
+        assert "answered nothing for 2 s" in str(e), str(e)
     # Bad declarations and kinds: errors, never a pass or a failure.
     for bad in (dict(declares="nan=maybe"), dict(declares="zero=equal"), dict(format="binary8")):
         kw = dict(kind="value", format="binary32", declares="nan=propagate")

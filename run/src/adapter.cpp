@@ -3,6 +3,7 @@
 // battery), in every format the audit takes; each answer is looked up by its input.
 #include "flipcheck/run/adapter.hpp"
 #include "flipcheck/run/audit_subjects.hpp"
+#include "flipcheck/run/child_groups.hpp"
 #include "flipcheck/run/shell_quote.hpp"
 
 #include <sys/wait.h>
@@ -290,7 +291,7 @@ adapter_result ask(const std::string& command, const case_map& cases, bool devic
         const std::string cmd = run + " " + shell_quote(cases_path.string()) + " " + shell_quote(answers_path.string());
         // Its stderr (a framework's warnings) is kept out of the report, and shown if it fails.
         const auto errors = dir / "stderr.txt";
-        const int status = std::system((cmd + " 2> " + shell_quote(errors.string())).c_str());
+        const int status = run_shell(cmd + " 2> " + shell_quote(errors.string()));
         const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         if (code == 127 && &run != &runs.back()) continue;  // no such interpreter: the next one
         if (code != 0) {

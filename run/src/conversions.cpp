@@ -20,6 +20,7 @@
 #include "flipcheck/check/quantizers.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/run/adapter.hpp"
+#include "flipcheck/run/child_groups.hpp"
 #include "flipcheck/run/shell_quote.hpp"
 
 namespace flipcheck::run {
@@ -112,7 +113,7 @@ listed list_conversions(const std::string& command, const temp_dir& dir) {
         const auto list = dir.p / "list.json", errors = dir.p / "stderr.txt";
         fs::remove(list);
         const std::string cmd = run + " --conversions " + shell_quote(list.string());
-        const int code = exit_code(std::system((cmd + " 2> " + shell_quote(errors.string())).c_str()));
+        const int code = exit_code(run_shell(cmd + " 2> " + shell_quote(errors.string())));
         if (code == 127 && &run != &runs.back()) continue;
         if (code != 0) fail(cmd, code, errors);
         nlohmann::json j;
@@ -239,7 +240,7 @@ void judge_adapter(const listed& l, const std::vector<conversion>& cs, bool all_
     fs::remove(out_path);
     const std::string cmd = l.run + " --convert " + shell_quote(names.string()) + " " + shell_quote(in_path.string()) + " " +
                             shell_quote(out_path.string());
-    if (const int code = exit_code(std::system((cmd + " 2> " + errors).c_str())); code != 0) fail(cmd, code, dir.p / "stderr.txt");
+    if (const int code = exit_code(run_shell(cmd + " 2> " + errors)); code != 0) fail(cmd, code, dir.p / "stderr.txt");
     std::size_t want = 0;
     for (const auto& c : cs) want += inputs.size() * c.code_bytes;
     std::vector<unsigned char> raw(want);
@@ -264,14 +265,15 @@ void judge_adapter(const listed& l, const std::vector<conversion>& cs, bool all_
     }
     // Every input: each conversion's codes stream in turn through one pipe as the adapter makes them.
     const std::string every_cmd = l.run + " --convert " + shell_quote(names.string()) + " every -";
-    std::FILE* pipe = ::popen((every_cmd + " 2> " + errors).c_str(), "r");
+    shell_pipe child = open_shell_pipe(every_cmd + " 2> " + errors);
+    std::FILE* pipe = child.out;
     if (!pipe) throw input_error("cannot run " + every_cmd);
     for (std::size_t k = 0; k < cs.size(); ++k) {
         const auto t0 = clock_type::now();
         try {
             rows[k].report = cs[k].every(rows[k].under, pipe);
         } catch (const input_error& e) {
-            ::pclose(pipe);
+            close_shell_pipe(child);
             throw input_error(fmt::format("adapter command '{}', conversion '{}': {}", every_cmd, cs[k].name, e.what()));
         }
         rows[k].report.subject = cs[k].name;
@@ -280,7 +282,7 @@ void judge_adapter(const listed& l, const std::vector<conversion>& cs, bool all_
     }
     char extra;
     const bool more = std::fread(&extra, 1, 1, pipe) == 1;
-    if (const int code = exit_code(::pclose(pipe)); code != 0) fail(every_cmd, code, dir.p / "stderr.txt");
+    if (const int code = exit_code(close_shell_pipe(child)); code != 0) fail(every_cmd, code, dir.p / "stderr.txt");
     if (more) throw input_error(fmt::format("adapter command '{}' wrote more than 2^32 codes a conversion", every_cmd));
 }
 

@@ -1,6 +1,7 @@
 // The adapter as a running process: a request line out, an answer line in, with a timeout on
 // each (a hung kernel must not hang the check). See served_adapter.hpp.
 #include "flipcheck/run/served_adapter.hpp"
+#include "flipcheck/run/child_groups.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -68,6 +69,7 @@ void served_adapter::start() {
         ::_exit(127);
     }
     ::setpgid(child_, child_);  // as the child does: whichever runs first
+    add_child_group(child_);    // a stop ends it (child_groups.hpp)
     ::close(to_child[0]);
     ::close(from_child[1]);
     out_ = to_child[1];
@@ -90,6 +92,7 @@ void served_adapter::end() {
         }
         ::kill(-child_, SIGKILL);  // what is left of the group (the shell's children), if anything
         if (!ended) ::waitpid(child_, nullptr, 0);
+        remove_child_group(child_);
         child_ = -1;
     }
 }
@@ -129,6 +132,7 @@ void served_adapter::stopped(const std::string& why, const std::vector<std::uint
             ended = ::waitpid(child_, &status, WNOHANG);
         }
         if (ended == child_) {
+            remove_child_group(child_);
             child_ = -1;
             if (WIFEXITED(status)) how += fmt::format(" (it exited with status {})", WEXITSTATUS(status));
             else if (WIFSIGNALED(status)) how += fmt::format(" (it was killed by signal {}: {})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));

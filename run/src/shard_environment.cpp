@@ -39,6 +39,7 @@ environment_shard shard_from_environment(const std::function<std::optional<std::
             const auto count = number("SLURM_ARRAY_TASK_COUNT");
             const auto min = number("SLURM_ARRAY_TASK_MIN").value_or(0);
             if (!count) throw input_error("--shard auto: SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor FLIPCHECK_SHARD_COUNT is");
+            if (*count == 0) throw input_error("--shard auto: SLURM_ARRAY_TASK_COUNT is 0: an array has at least one task");
             if (const auto step = number("SLURM_ARRAY_TASK_STEP"); step && *step != 1)
                 throw input_error(fmt::format("--shard auto: the Slurm array has step {}: submit a contiguous array (--array=0-{}), or set "
                                               "FLIPCHECK_SHARD_COUNT to the number of shards",

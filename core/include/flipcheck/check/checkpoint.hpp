@@ -12,6 +12,8 @@
 //   flipcheck-checkpoint 3
 //   format binary32
 //   mapping zeros_swapped
+//   build 5f0c...   (the code that checked the keys: the flipcheck command writes its executable's
+//                    digest, and a checkpoint of another build is refused; absent: none given)
 //   laws round_trip_key,round_trip_bits,successor_order,zero_placement,nan_total_order,nan_propagate,nan_ignore
 //   range 0 4294967296
 //   chunk 4194304
@@ -28,6 +30,7 @@
 #pragma once
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,6 +56,7 @@ struct checkpoint {
     static constexpr std::string_view magic_prefix = "flipcheck-checkpoint ";
     // Identity: a checkpoint only resumes the very same sweep.
     std::string format, mapping;
+    std::string build;  // who checked the keys done (sweep_options::build); empty: not said
     law_set laws = 0;
     key_range range{};
     std::uint64_t chunk = 0;
@@ -127,8 +131,9 @@ struct checkpoint {
     // The checkpoint as save() writes it.
     std::string text() const {
         std::ostringstream s;
-        s << magic << '\n' << "format " << format << '\n' << "mapping " << mapping << '\n'
-          << "laws " << law_list(laws) << '\n' << "range " << range.begin << ' ' << range.end << '\n'
+        s << magic << '\n' << "format " << format << '\n' << "mapping " << mapping << '\n';
+        if (!build.empty()) s << "build " << build << '\n';
+        s << "laws " << law_list(laws) << '\n' << "range " << range.begin << ' ' << range.end << '\n'
           << "chunk " << chunk << '\n' << "failing_keys " << failing_keys << '\n' << "by_law";
         for (int l = 0; l < mapping_law_count; ++l) s << ' ' << law_names[std::size_t(l)] << '=' << failures_by_law[std::size_t(l)];
         s << "\ndone ";
@@ -190,6 +195,7 @@ struct checkpoint {
             text += line + "\n";
             if (tag == "format") l >> c.format;
             else if (tag == "mapping") l >> c.mapping;
+            else if (tag == "build") l >> c.build;
             else if (tag == "laws") {
                 std::string names;
                 l >> names;
@@ -265,21 +271,29 @@ public:
         const std::string lock = path.string() + ".lock";
         fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) throw input_error("cannot write checkpoint lock " + lock + ": " + std::strerror(errno));
-        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        // The holder removes the lock file as it ends (no .lock is left behind), so a lock taken on
+        // a file that is no longer at that path was taken on a removed one: in use all the same.
+        struct stat held{}, named{};
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 || ::fstat(fd_, &held) != 0 || ::stat(lock.c_str(), &named) != 0 ||
+            held.st_ino != named.st_ino || held.st_dev != named.st_dev) {
             ::close(fd_);
             fd_ = -1;
             throw input_error("checkpoint " + path.string() + " is in use by another flipcheck (it holds " + lock +
                               "): wait for it, or give this sweep its own --checkpoint");
         }
+        lock_ = lock;
     }
     ~checkpoint_lock() {
-        if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+        if (fd_ < 0) return;
+        ::unlink(lock_.c_str());  // while still held: see above
+        ::close(fd_);             // closing releases the lock
     }
     checkpoint_lock(const checkpoint_lock&) = delete;
     checkpoint_lock& operator=(const checkpoint_lock&) = delete;
 
 private:
     int fd_ = -1;
+    std::string lock_;
 };
 
 }  // namespace flipcheck

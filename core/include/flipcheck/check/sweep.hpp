@@ -43,6 +43,10 @@ struct sweep_options {
     bool first_failing_chunk = false;
     unsigned threads = 0;            // 0: every hardware thread
     std::filesystem::path checkpoint;  // empty: none
+    // The identity of the code that checks the keys (the flipcheck command: its executable's
+    // digest), written into the checkpoint: a checkpoint of another build is refused, since its
+    // keys were checked by other code. Empty: not recorded, not compared.
+    std::string build;
     double checkpoint_every = 1.0;     // seconds between checkpoint saves
     std::function<void(const sweep_progress&)> progress;  // called from the calling thread
     const std::atomic<bool>* stop = nullptr;  // set (from a signal handler) to interrupt
@@ -236,6 +240,7 @@ sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uin
     checkpoint state;
     state.format = F::name;
     state.mapping = M::name;
+    state.build = o.build;
     state.laws = o.laws;
     state.range = r;
     state.chunk = chunk;
@@ -247,6 +252,18 @@ sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uin
             throw input_error("checkpoint " + o.checkpoint.string() + " belongs to another sweep (" + saved.format +
                               " " + saved.mapping + " keys [" + std::to_string(saved.range.begin) + ", " +
                               std::to_string(saved.range.end) + ")); remove it or choose another file");
+        if (saved.build != o.build)
+            throw input_error("checkpoint " + o.checkpoint.string() + " was written by another build of flipcheck (" +
+                              (saved.build.empty() ? std::string("none named") : saved.build.substr(0, 16)) + ", this one is " +
+                              o.build.substr(0, 16) + "): its keys were checked by other code; remove it to sweep afresh");
+        // Its failures are carried forward, never taken on trust: each counterexample must break
+        // its law here too, or the file was edited (a checksum is no signature) or comes from
+        // another build of the mapping.
+        for (const auto& c : saved.counterexamples)
+            if (!(mapping_laws<M>::failures(typename F::storage(c.key)) & law_bit(c.law)))
+                throw input_error("checkpoint " + o.checkpoint.string() + " says key " + std::to_string(c.key) + " breaks " +
+                                  std::string(law_names[std::size_t(c.law)]) +
+                                  ", and it does not: the file was edited or comes from another build; remove it to sweep afresh");
         state = std::move(saved);
     }
     auto keys_in = [&](std::size_t c) {

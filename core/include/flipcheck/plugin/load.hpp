@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -122,6 +123,8 @@ public:
         std::error_code ec;
         if (!std::filesystem::exists(path, ec)) throw input_error("plug-in library " + path.string() + " does not exist");
         if (std::filesystem::is_directory(path, ec)) throw input_error("plug-in library " + path.string() + " is a directory");
+        // dlopen of a FIFO waits for a writer forever, and of a device reads it: only a file is a library.
+        if (!std::filesystem::is_regular_file(path, ec)) throw input_error("plug-in library " + path.string() + " is not a regular file");
         // A path with a slash, so that dlopen does not search the library path for a bare name.
         const std::string where = path.has_parent_path() ? path.string() : "./" + path.string();
         handle_ = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -286,6 +289,12 @@ inline policy declared(const flipcheck_subject_v2& s) {
 // subject's own error. The message buffer is cut at its end first, never read past.
 inline void throw_for(const flipcheck_subject_v2& e, int r, char (&error)[512], bool stepped = false) {
     error[sizeof error - 1] = 0;
+    // A status the ABI does not define is never read as one it does (a 5 is not "an answer").
+    if (r > (stepped ? 2 : 1) || r < (stepped ? -2 : -1))
+        throw subject_error("subject " + std::string(e.name) + " failed: it returned " + std::to_string(r) +
+                            (stepped ? " (the ABI allows 1: an answer, 0: none, 2: stopped at the limit, -1: an error, -2: a plan it "
+                                       "cannot follow)"
+                                     : " (the ABI allows 1: an answer, 0: none, -1: an error)"));
     if (r >= 0) return;
     const std::string what = error[0] ? error : "(no message)";
     if (stepped && r == -2) throw input_error(what);
@@ -406,6 +415,13 @@ inline std::vector<exhaustive_row> check_pairs(const flipcheck_subject_v2& e, co
             auto reduce = [&](std::span<const std::uint8_t> in) {
                 if (on_call) on_call(in);
                 const std::optional<std::uint64_t> r = call_run(e, in);
+                // Judged whole: a right byte with junk above it is a wrong answer, not a truncated right one.
+                if (r && *r > 0xff) {
+                    char shown[24];
+                    std::snprintf(shown, sizeof shown, "%#llx", static_cast<unsigned long long>(*r));
+                    throw subject_error("subject " + std::string(e.name) + " failed: it answered " + shown +
+                                        ", wider than the one byte of a packed pair");
+                }
                 return r ? std::optional(std::uint8_t(*r)) : std::nullopt;
             };
             if (!replay.empty()) {
@@ -563,6 +579,29 @@ inline sweep_report sweep_of(const flipcheck_subject_v2& e, const flipcheck_swee
     for (std::uint32_t i = 0; i < res.counterexample_count; ++i)
         if (res.counterexamples[i].law >= std::uint32_t(mapping_law_count))
             throw garbage("a counterexample names law " + std::to_string(res.counterexamples[i].law));
+    // What it claims to have covered is held against what was asked: a sweep that answers
+    // "exhaustive" for one key of 2^32, or for another range, has not covered the space.
+    with_format(e, [&]<class F>() {
+        const std::uint64_t end = F::width == 64 ? 0 : std::uint64_t(1) << F::width;  // 0: 2^64, as key_range says
+        const std::uint64_t begin = q.has_range ? q.range_begin : 0, last = q.has_range ? q.range_end : end;
+        auto range_text = [](std::uint64_t b, std::uint64_t e2) { return "[" + std::to_string(b) + ", " + std::to_string(e2) + ")"; };
+        if (q.has_range || F::width < 64) {
+            if (res.range_begin != begin || res.range_end != last)
+                throw garbage("it answered for keys " + range_text(res.range_begin, res.range_end) + " where " + range_text(begin, last) +
+                              " was asked");
+            const bool whole = begin == 0 && last == end && F::width < 64;
+            if (domain != (whole ? "exhaustive" : "range"))
+                throw garbage("it calls keys " + range_text(begin, last) + " of " + std::string(F::name) + " '" + std::string(domain) + "'");
+        } else if (domain != "sampled" || res.range_begin != 0 || res.range_end == 0) {
+            throw garbage("it answered '" + std::string(domain) + "' for keys " + range_text(res.range_begin, res.range_end) + " of " +
+                          std::string(F::name) + ", whose whole space only a sample covers");
+        }
+        const std::uint64_t size = res.range_end - res.range_begin;
+        if (res.keys_checked > size && size != 0) throw garbage(std::to_string(res.keys_checked) + " keys checked of " + std::to_string(size));
+        if (!res.stopped_early && res.keys_checked != size)
+            throw garbage("it checked " + std::to_string(res.keys_checked) + " of " + std::to_string(size) +
+                          " keys without saying that it stopped early");
+    });
     sweep_report r;
     r.format = format_name(e);
     r.mapping = e.name;
