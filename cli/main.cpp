@@ -481,7 +481,7 @@ int run_command(Fn&& fn) {
     try {
         return fn();
     } catch (const std::exception& e) {
-        // After a stop, an error is its consequence (an adapter killed by stop_watchdog, a wait cut
+        // After a stop, an error is its consequence (an adapter the stop handler killed, a wait cut
         // short), never a verdict or a bad input.
         if (!stop) throw;
         fmt::print(stderr, "flipcheck: stopped by {}: what was printed above is what was done ({})\n",
@@ -525,8 +525,7 @@ int main(int argc, char** argv) {
     arguments a;
     if (const int rc = parse_arguments(argc, argv, names, a); rc >= 0) return rc;
     command_words.assign(argv, argv + argc);
-    install_stop_handlers();
-    const stop_watchdog backstop(2.0);
+    install_stop_handlers(2);  // the backstop's grace: see stop.hpp
     const int rc = run_reporting_errors([&] {
         using command = arguments::command;
         switch (a.what) {

@@ -2,7 +2,7 @@
 # SIGINT and SIGTERM stop every command within a second or two, with exit 130 / 143, and leave no
 # process behind: here the two that waited on a command of the user's that does not answer (the
 # audit's adapter, which std::system made flipcheck ignore SIGINT for, and a served adapter).
-# stop_watchdog (cli/stop.hpp) is the backstop and ends them within its 2 s grace; the test allows
+# The stop handler (cli/stop.hpp) is the backstop and ends them within its 2 s grace; the test allows
 # 10 s, far from that, so a loaded machine does not fail it.
 set -uo pipefail
 flipcheck=${1:?usage: signals_test.sh FLIPCHECK}

@@ -28,8 +28,8 @@ int close_shell_pipe(shell_pipe& p);
 void add_child_group(pid_t leader);
 void remove_child_group(pid_t leader);
 
-// Sends SIGKILL to every listed group. Async-signal-safe enough to call from a stop's watchdog
-// thread: no allocation, a fixed table.
+// Sends SIGKILL to every listed group. Async-signal-safe (cli/stop.hpp calls it from its signal
+// handler): kill() over a fixed table of lock-free atomics, no allocation.
 void kill_child_groups();
 
 }  // namespace flipcheck::run
