@@ -59,9 +59,14 @@ def _bounded(fn, name, seconds):
     main thread can take a signal handler: elsewhere fn runs unbounded."""
     if threading.current_thread() is not threading.main_thread():
         return fn
+    timed_out = []  # once one call has: flipcheck has stopped waiting (it cannot restart this process)
 
     def call(*args, **kwargs):
+        if timed_out:
+            raise TimeoutError(f"an earlier call of {name} did not return within timeout={seconds} s")
+
         def expired(signum, frame):
+            timed_out.append(True)
             raise TimeoutError(f"{name} did not return within timeout={seconds} s")
         previous = signal.signal(signal.SIGALRM, expired)
         signal.setitimer(signal.ITIMER_REAL, float(seconds) + 1.0)

@@ -2,7 +2,7 @@
 # smoke.sh FUZZER CORPUS DICT SECONDS [expect-crash]
 # Fuzzes a scratch copy of CORPUS (artifacts go to a scratch folder too, never into the source
 # tree) for a fixed number of executions, the seeds plus FLIPCHECK_SMOKE_MUTATIONS (default
-# 50,000), with SECONDS only as a cap: the verdict counts work, not time, so a loaded machine makes
+# 200,000: a few seconds for most targets), with SECONDS only as a cap: the verdict counts work, not time, so a loaded machine makes
 # the run slower, never a failure (a 5-second run once spent most of its time loading a corpus).
 # It fails unless the run is known to have done its job:
 #  - the fuzzer's exit status is 0 and it left no artifact (crash-, leak-, oom-, timeout-: each is
@@ -30,7 +30,7 @@ cp -r "$corpus" "$work/corpus" && mkdir "$work/findings" || fail "cannot copy $c
 seeds=$(find "$work/corpus" -type f | wc -l)
 
 read -r -a extra <<< "${FLIPCHECK_SMOKE_ARGS:-}"
-mutations=${FLIPCHECK_SMOKE_MUTATIONS:-50000}
+mutations=${FLIPCHECK_SMOKE_MUTATIONS:-200000}
 [[ $mutations =~ ^[1-9][0-9]*$ ]] || fail "FLIPCHECK_SMOKE_MUTATIONS must be a positive number, not '$mutations'"
 runs=()
 # Loading the seeds runs each once, plus one empty input; libFuzzer's -runs counts those too.
