@@ -158,6 +158,14 @@ def test_merge_refuses_duplicated_damaged_and_foreign_shards():
         open(path, "w").write(json.dumps(doc))
         rc, out = run(["merge", m])
         expect(rc == 5 and "(shard 3)" in out, "a manifest without its build: exit 5, named (never an internal error)", out)
+        # key_bits edited (issue 59: outside the digest, two binary32 shards of 65,536 keys with
+        # key_bits 16 merged to "every key, exhaustive"): the digest covers it now.
+        doc = json.loads(good)
+        doc["key_bits"] = 8
+        open(path, "w").write(json.dumps(doc))
+        rc, out = run(["merge", m])
+        expect(rc == 5 and "(shard 3)" in out and "digest does not match" in out and "exhaustive" not in out,
+               "a manifest whose key_bits was edited: exit 5, named, never exhaustive", out)
         open(path, "w").write(good[: len(good) // 2])  # cut short
         rc, out = run(["merge", m])
         expect(rc == 5 and "(shard 3)" in out, "a cut manifest: exit 5, named", out)
