@@ -410,17 +410,9 @@ int run_check(const check_args& a) {
     }
     const catalogue lib = catalogue_from(opened.result);
     std::vector<const flipcheck_subject_v2*> chosen;
-    if (!a.subject.empty()) {
-        for (const auto& s : lib.subjects)
-            if (a.subject == s.name) chosen.push_back(&s);
-        if (chosen.empty()) {
-            std::string names;
-            for (const auto& s : lib.subjects) names += std::string(names.empty() ? "" : ", ") + s.name;
-            throw input_error("plug-in library " + a.plugin + " has no subject named '" + a.subject + "' (it has: " + names + ")");
-        }
-    } else {
+    if (!a.subject.empty()) chosen.push_back(&plugin::find_subject(lib.subjects, a.subject, a.plugin));
+    else
         for (const auto& s : lib.subjects) chosen.push_back(&s);
-    }
     if (!a.format.empty())
         for (const auto* s : chosen)
             if (plugin::format_name(*s) != a.format)

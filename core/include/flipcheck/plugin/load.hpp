@@ -117,6 +117,17 @@ inline std::string format_name(const flipcheck_subject_v2& s) {
     return n;
 }
 
+// The subject called `name` among a library's (`path` names it in the message); input_error,
+// listing them all, when there is none.
+inline const flipcheck_subject_v2& find_subject(std::span<const flipcheck_subject_v2> subjects, std::string_view name,
+                                                const std::string& path) {
+    for (const auto& s : subjects)
+        if (name == s.name) return s;
+    std::string names;
+    for (const auto& s : subjects) names += std::string(names.empty() ? "" : ", ") + s.name;
+    throw input_error("plug-in library " + path + " has no subject named '" + std::string(name) + "' (it has: " + names + ")");
+}
+
 class library {
 public:
     explicit library(const std::filesystem::path& path) : path_(path) {
@@ -146,14 +157,7 @@ public:
     std::span<const flipcheck_subject_v2> subjects() const { return subjects_; }
     std::uint32_t abi_version() const { return version_; }
 
-    const flipcheck_subject_v2& find(std::string_view name) const {
-        for (const auto& s : subjects())
-            if (name == s.name) return s;
-        std::string names;
-        for (const auto& s : subjects()) names += std::string(names.empty() ? "" : ", ") + s.name;
-        throw input_error("plug-in library " + path_.string() + " has no subject named '" + std::string(name) +
-                          "' (it has: " + names + ")");
-    }
+    const flipcheck_subject_v2& find(std::string_view name) const { return find_subject(subjects(), name, path_.string()); }
 
 private:
     void validate() {
