@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <set>
 
+#include <atomic>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "audit.hpp"
+#include "progress.hpp"
 #include "flipcheck/run/adapter.hpp"
 #include "flipcheck/run/conversions.hpp"
 #include "flipcheck/run/gpu_backend.hpp"
@@ -96,9 +99,19 @@ int run_conversion_audit(const audit_options& o, backend b, const json_file& jso
         }
         std::fflush(stdout);
     };
-    const std::vector<std::string> not_run = audit_conversions(commands, every, show);
-    if (device_rows)
-        for (const auto& r : gpu_backend::conversion_rows()) show(r);
+    std::vector<std::string> not_run;
+    {
+        // How many rows are judged so far (each adapter lists its own, so there is no total to show).
+        std::atomic<std::uint64_t> shown = 0;
+        heartbeat::options h;
+        h.how_far = [&] { return work_done{shown.load(), 0}; };
+        h.unit = "rows judged";
+        h.capture_stdout = true;
+        const heartbeat beat("the conversions", std::move(h));
+        not_run = audit_conversions(commands, every, [&](const conversion_row& r) { show(r), ++shown; });
+        if (device_rows)
+            for (const auto& r : gpu_backend::conversion_rows()) show(r), ++shown;
+    }
     if (md && !not_run.empty()) fmt::print("\n");
     for (const auto& n : not_run) fmt::print("{}not run: {}\n", md ? "- " : "\n  ", n);
     // Where the rows part ways: for each element, each pair of the policies the rows were judged

@@ -28,6 +28,7 @@ namespace {
 constexpr std::size_t capacity = std::size_t(1) << 16;
 struct trace {
     std::atomic<std::uint64_t> calls;
+    std::atomic<std::uint64_t> done, total;  // note_work
     char stage[48];
     std::uint64_t n, order_n;
     bool has_input, truncated;
@@ -82,6 +83,12 @@ void note_bits(std::span<const std::uint64_t> bits, std::span<const std::size_t>
     current->calls.fetch_add(1, std::memory_order_release);
 }
 
+void note_work(std::uint64_t done, std::uint64_t total) {
+    if (!current) return;
+    current->total.store(total, std::memory_order_relaxed);
+    current->done.store(done, std::memory_order_relaxed);
+}
+
 outcome run(const std::function<std::string()>& work, double timeout, const std::string& progress) {
     void* mem = ::mmap(nullptr, sizeof(trace), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) throw std::runtime_error(fmt::format("cannot map shared memory: {}", std::strerror(errno)));
@@ -92,15 +99,27 @@ outcome run(const std::function<std::string()>& work, double timeout, const std:
     } unmapper{mem};
     int fds[2];
     if (::pipe(fds) != 0) throw std::runtime_error(fmt::format("cannot make a pipe: {}", std::strerror(errno)));
+    // On a terminal the child's output goes through the heartbeat (see isolated.hpp).
+    int outs[2][2] = {{-1, -1}, {-1, -1}};
+    bool relayed = !progress.empty() && heartbeat::on_terminal() && ::pipe(outs[0]) == 0;
+    if (relayed && ::pipe(outs[1]) != 0) ::close(outs[0][0]), ::close(outs[0][1]), relayed = false;
     std::fflush(stdout);
     std::fflush(stderr);
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]), ::close(fds[1]);
+        for (auto& p : outs)
+            for (const int fd : p)
+                if (fd >= 0) ::close(fd);
         throw std::runtime_error(fmt::format("cannot start a process for the subject: {}", std::strerror(errno)));
     }
     if (pid == 0) {  // the child: run the work, send the answer, never return
         ::close(fds[0]);
+        if (relayed) {
+            ::dup2(outs[0][1], STDOUT_FILENO), ::dup2(outs[1][1], STDERR_FILENO);
+            for (auto& p : outs) ::close(p[0]), ::close(p[1]);
+            std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);  // lines reach the parent as they are printed, and before a crash
+        }
         current = t;
         try {
             answer(fds[1], tag_result, work());
@@ -118,7 +137,16 @@ outcome run(const std::function<std::string()>& work, double timeout, const std:
     }
     ::close(fds[1]);
     std::optional<heartbeat> beat;  // only now: see isolated.hpp
-    if (!progress.empty()) beat.emplace(progress);
+    if (!progress.empty()) {
+        heartbeat::options h;
+        h.how_far = [t] { return work_done{t->done.load(std::memory_order_relaxed), t->total.load(std::memory_order_relaxed)}; };
+        h.unit = "";
+        if (relayed) {
+            ::close(outs[0][1]), ::close(outs[1][1]);
+            h.relay = {{outs[0][0], stdout}, {outs[1][0], stderr}};
+        }
+        beat.emplace(progress, std::move(h));
+    }
 
     using clock = std::chrono::steady_clock;
     std::string got;
@@ -158,6 +186,7 @@ outcome run(const std::function<std::string()>& work, double timeout, const std:
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    beat.reset();  // the status line cleared and the child's last lines written before the caller prints
     o.stage = t->stage;
     o.has_input = t->has_input;
     o.truncated = t->truncated;

@@ -16,6 +16,9 @@ namespace flipcheck::cli::isolated {
 // an isolated run.
 void note_stage(std::string_view stage);
 void note_bits(std::span<const std::uint64_t> bits, std::span<const std::size_t> order);
+// How far the child's work is, where its total is known: what the heartbeat's percentage and ETA
+// come from.
+void note_work(std::uint64_t done, std::uint64_t total);
 template <class S>
 void note_call(std::span<const S> xs, std::span<const std::size_t> order) {
     std::vector<std::uint64_t> bits(xs.begin(), xs.end());
@@ -35,7 +38,9 @@ struct outcome {
 
 // Runs `work` in a child process and returns what it returned. `timeout`: seconds one call into
 // the subject may take (from one noted call to the next; 0: no limit). `progress`: the label of the
-// heartbeat (progress.hpp) shown while it runs ("": none). The heartbeat's thread starts after the
+// heartbeat (progress.hpp) shown while it runs ("": none); on a terminal the child's stdout and
+// stderr then reach it through the heartbeat, which keeps them off its status line (what the child
+// printed is relayed whatever way it ends, a crash included). The heartbeat's thread starts after the
 // fork: a child forked while another thread holds a lock (malloc's, stdio's) can deadlock on it,
 // which is why the caller must hold no thread of its own across this call. An input_error,
 // device_error or other exception thrown by `work` is thrown again here, as the same kind; a

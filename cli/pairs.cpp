@@ -39,6 +39,7 @@ int run_pairs(const pairs_args& a, run::backend b) {
     progress_printer progress(a.format + " " + a.mapping + " pairs (rows)");
     o.progress = [&](const pairs_progress& p) { progress({p.rows_done, p.rows_total, p.seconds}); };
     const pairs_report r = s->pairs(o, b);
+    progress.finish();
     fmt::print("{}", render_summary(r));
     for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     const std::string verdict = json_verdict(r);

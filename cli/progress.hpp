@@ -1,46 +1,32 @@
-// Progress for long sweeps: a bar with rate and ETA on a terminal, plain lines otherwise (logs,
-// CI), on stderr so that stdout stays the report.
+// Progress on stderr, so that stdout stays the report: for a sweep, a bar with rate and ETA on a
+// terminal; for any other long step, one status line (what runs, for how long, and where its total
+// is known how far it got and an ETA). On a terminal the line is redrawn in place and cleared before
+// anything else is written; otherwise (logs, CI, a pipe) a plain line now and then.
 #pragma once
 #include <unistd.h>
 
-#include <chrono>
-#include <condition_variable>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
-
-#include <fmt/format.h>
+#include <utility>
+#include <vector>
 
 #include "flipcheck/check/sweep.hpp"
-#include "render.hpp"
 
 namespace flipcheck::cli {
 
 class progress_printer {
 public:
     explicit progress_printer(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1) {}
-    ~progress_printer() {
-        if (tty_ && drawn_) std::fputs("\r\033[K", stderr);
-    }
-    void operator()(const sweep_progress& p) {
-        const double every = tty_ ? 0.1 : 5.0;
-        if (p.seconds - last_ < every || p.keys_total == 0) return;
-        last_ = p.seconds;
-        const double frac = double(p.keys_done) / double(p.keys_total);
-        const double rate = p.seconds > 0 ? double(p.keys_done) / p.seconds : 0;
-        const double eta = rate > 0 ? double(p.keys_total - p.keys_done) / rate : 0;
-        if (tty_) {
-            const int width = 30, filled = int(frac * width);
-            fmt::print(stderr, "\r\033[K{} [{}{}] {:5.1f}% {} ETA {}", label_, std::string(filled, '#'),
-                       std::string(width - filled, '.'), frac * 100, human_rate(rate), human_seconds(eta));
-            drawn_ = true;
-        } else {
-            fmt::print(stderr, "progress: {} {:.1f}% ({}/{} keys) {} ETA {}\n", label_, frac * 100, p.keys_done,
-                       p.keys_total, human_rate(rate), human_seconds(eta));
-        }
-        std::fflush(stderr);
-    }
+    ~progress_printer() { finish(); }
+    void operator()(const sweep_progress& p);
+    // Clears the bar (on a terminal): call it before printing the result, or the bar's last
+    // drawing stays in front of the result's first line.
+    void finish();
 
 private:
     std::string label_;
@@ -49,44 +35,63 @@ private:
     double last_ = 0;
 };
 
-// For a step whose work reports no progress of its own (the reducers, the scaling path, the audit,
-// a plug-in's subject, a shader): says on stderr that it is still running, every 2 seconds, until
-// it is destroyed. Nothing at all for a step shorter than that.
+// How far a step got: `total` 0 when it is not known.
+struct work_done {
+    std::uint64_t done = 0, total = 0;
+};
+
+// For a step that reports no progress of its own through a callback (the reducers, the scaling
+// path, the audit, an adapter's or a plug-in's subjects, a shader): a status line on stderr from
+// the 2nd second on, until it is destroyed; nothing at all for a shorter step. `meter`, when given,
+// says how far the step is (what the line's percentage, rate and ETA come from; `unit` names what
+// it counts).
+//
+// On a terminal, what the step writes meanwhile must not land on the status line: the heartbeat
+// relays it, whole lines at a time, clearing the status line first. `relay` hands it a pipe to copy
+// to `to` (an isolated child's stdout and stderr); `capture_stdout` makes it take this process's
+// own stdout while it lives (an in-process step that prints its rows as it goes), on a terminal
+// only: into a file or a pipe nothing is redrawn, so nothing can be glued, and stdout is left alone.
 class heartbeat {
 public:
-    explicit heartbeat(std::string label)
-        : label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1), thread_([this](std::stop_token st) { run(st); }) {}
-    ~heartbeat() {
-        {
-            std::lock_guard g(mu_);
-            thread_.request_stop();
-        }
-        cv_.notify_all();
-        thread_.join();
-        if (tty_ && drawn_) std::fputs("\r\033[K", stderr);
-    }
+    using meter = std::function<work_done()>;
+    struct options {
+        meter how_far;
+        std::string unit;  // what `how_far` counts ("rows"; "": a bare count)
+        // Pipes (read ends, which the heartbeat then owns and closes) whose lines it copies to a
+        // stream (an isolated child's stdout and stderr), until it ends; what is left then is read
+        // without waiting: a process that still holds a pipe's other end cannot hold it up.
+        std::vector<std::pair<int, std::FILE*>> relay;
+        bool capture_stdout = false;
+    };
+    explicit heartbeat(std::string label) : heartbeat(std::move(label), options{}) {}
+    heartbeat(std::string label, options o);
+    ~heartbeat();
     heartbeat(const heartbeat&) = delete;
     heartbeat& operator=(const heartbeat&) = delete;
 
+    // Whether the status line is drawn in place (stderr is a terminal): only then is relaying needed.
+    static bool on_terminal() { return isatty(STDERR_FILENO) == 1; }
+
 private:
-    void run(std::stop_token st) {
-        const auto t0 = std::chrono::steady_clock::now();
-        std::unique_lock lock(mu_);
-        while (!cv_.wait_for(lock, std::chrono::seconds(2), [&] { return st.stop_requested(); })) {
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (tty_) fmt::print(stderr, "\r\033[K{} ... {}", label_, human_seconds(s));
-            else fmt::print(stderr, "progress: {} still running after {}\n", label_, human_seconds(s));
-            drawn_ = true;
-            std::fflush(stderr);
-        }
-    }
+    struct stream {
+        int fd;
+        int out;  // where its lines go (a file descriptor: the relay writes with write(2))
+        std::string pending;
+    };
+    void run();
+    void draw(double seconds);
+    bool pump(stream& s);
+    void write_lines(stream& s, bool all);
 
     std::string label_;
+    options opt_;
     bool tty_;
     bool drawn_ = false;
+    int wake_[2] = {-1, -1};  // the destructor writes a byte: the thread ends
+    int saved_stdout_ = -1;   // capture_stdout: the real stdout
+    std::vector<stream> streams_;
     std::mutex mu_;
-    std::condition_variable cv_;
-    std::jthread thread_;  // last: started once the members it uses exist
+    std::thread thread_;
 };
 
 }  // namespace flipcheck::cli

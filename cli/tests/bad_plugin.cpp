@@ -314,6 +314,9 @@ extern "C" __attribute__((visibility("default"))) const flipcheck_plugin_v2* fli
 #elif BAD_PLUGIN == 16
 #include <unistd.h>
 
+#include <cstdio>
+#include <string>
+
 #include "../../examples/my_code.hpp"
 namespace {
 std::string_view env(const char* name) {
@@ -332,6 +335,12 @@ __attribute__((constructor)) void on_open() { misbehave_at("constructor"); }
 // The right subjects' functions, wrapped by the lies below.
 flipcheck_subject_v2 right_map, right_value, right_pair;
 int lying_sweep(const flipcheck_sweep_request_v1* q, flipcheck_sweep_result_v1* r, char* e, std::size_t n) {
+    // A slow library that prints while it works (cli/tests/progress_test.sh): honest, then.
+    if (const std::string_view slow = env("FLIPCHECK_TEST_SLOW"); !slow.empty()) {
+        ::sleep(unsigned(std::stoul(std::string(slow))));
+        std::printf("a line the library printed, then its sweep\n");
+        std::fflush(stdout);
+    }
     const int status = right_map.sweep(q, r, e, n);
     if (env("FLIPCHECK_TEST_LIE") == "sweep_one_key") r->range_end = r->range_begin + 1, r->keys_checked = 1;
     if (env("FLIPCHECK_TEST_LIE") == "sweep_part") r->range_end = 65536, r->keys_checked = 65536;

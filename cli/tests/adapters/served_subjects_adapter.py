@@ -6,6 +6,7 @@ import math
 import os
 import struct
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "adapters"))
 import protocol  # noqa: E402
@@ -26,8 +27,15 @@ def is_nan(b):
     return (b & 0x7FFFFFFF) > 0x7F800000
 
 
+_slow = [float(os.environ.get("FLIPCHECK_TEST_SLOW", "0"))]
+
+
 def right_max(bits):
-    """nan=propagate zero=ordered: a NaN if there is one, else the greatest under -0 < +0."""
+    """nan=propagate zero=ordered: a NaN if there is one, else the greatest under -0 < +0.
+    With FLIPCHECK_TEST_SLOW=S its first call takes S seconds (cli/tests/progress_test.sh)."""
+    if _slow[0]:
+        time.sleep(_slow[0])
+        _slow[0] = 0
     if not bits:
         return None
     nans = [b for b in bits if is_nan(b)]
