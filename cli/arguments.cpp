@@ -196,8 +196,8 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     check->add_flag("--adapter-stdio", out.check.adapter_stdio, "the adapter is the process that started flipcheck: requests on standard "
                                                           "output, answers on standard input, the report on standard error "
                                                           "(adapters/flipcheck_pytest.py)");
-    check->add_option("--policy", out.check.policy, "a reducer shader's, or every adapter subject's, declared policy, "
-                                               "e.g. nan=propagate,zero=ordered,ties=lowest_index");
+    check->add_option("--policy", out.check.policy, "a reducer shader's declared policy, e.g. nan=propagate,zero=ordered,ties=lowest_index; "
+                                               "for an adapter's subjects, the fields it names replace theirs (zero=equal)");
     check->add_option("--workgroup", out.check.workgroup, "a reducer shader: all (each size it takes) or one size");
     check->add_option("--define", out.check.defines, "a shader: NAME[=VALUE] for its preprocessor (repeatable)");
     check->add_option("--lang", out.check.lang, "a shader: hlsl or glsl (default: from the file's name)");

@@ -35,7 +35,7 @@ struct merge_args {
 
 // `flipcheck plan`: a sharded run's job files for a cluster engine (cli/plan.cpp).
 struct plan_args {
-    std::string engine, workload = "sweep", format, mapping, op = "max", device = "cpu", keys, rows, manifest, out, image,
+    std::string engine, workload = "sweep", format, mapping, op /* "": max */, device = "cpu", keys, rows, manifest, out, image,
                 pvc = "flipcheck-results", partition, flipcheck;
     std::vector<std::string> laws;
     std::uint64_t shards = 0;

@@ -372,8 +372,11 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     const bool md = o.markdown;
     const std::string section = std::string(b == backend::gpu ? "GPU" : "CPU") + (o.frameworks_only ? " frameworks" : "");
     if (md) {
-        fmt::print("<!-- audit:{}:begin -->\n## {} (`flipcheck audit --markdown --device {}{}`, {})\n\n", section, section,
-                   b == backend::gpu ? "gpu" : "cpu", o.frameworks_only ? " --frameworks-only" : "", today());
+        // The heading names the command that prints exactly this section (docs/audit.md's CPU one is
+        // without the default adapters: their rows are the "frameworks" section).
+        fmt::print("<!-- audit:{}:begin -->\n## {} (`flipcheck audit --markdown --device {}{}{}`, {})\n\n", section, section,
+                   b == backend::gpu ? "gpu" : "cpu", o.frameworks_only ? " --frameworks-only" : "",
+                   o.default_adapters || o.frameworks_only ? "" : " --no-default-adapters", today());
         for (const auto& v : vers) fmt::print("- {}\n", v);
         for (const auto& f : frameworks) fmt::print("- {}: {}\n", f.framework, f.installed ? f.version : "not installed (" + f.reason + ")");
     } else {

@@ -4,6 +4,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
+#include "render.hpp"
 #include "flipcheck/run/shell_quote.hpp"
 #include "stop.hpp"
 
@@ -276,10 +277,26 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v2& s, nloh
 bool check_scaling_subject(const check_args& a, const flipcheck_subject_v2& s, nlohmann::json& out) {
     scaling_options o;
     o.seed = a.seed;
-    o.every_binary32 = a.every_input;
-    isolated::note_stage(a.case_file.empty() ? std::string(plugin::kind_name(s.kind)) : "replay");
-    const scaling_report r = plugin::check_scaling(s, o, a.case_file.empty() ? "" : read_text("--case", a.case_file),
-                                                   [](std::span<const std::uint64_t> bits) { isolated::note_bits(bits, {}); });
+    const std::string replay = a.case_file.empty() ? "" : read_text("--case", a.case_file);
+    // The heartbeat's total where one call is one input: a scale's every non-negative binary32
+    // amax (2^31, scales.hpp), a binary32 quantizer's every input (2^32); other shapes: a count.
+    const bool scale = s.kind == flipcheck_kind_mx_scale || s.kind == flipcheck_kind_scale_value;
+    const bool quantizer = s.kind == flipcheck_kind_quantizer && plugin::format_name(s) == "binary32";
+    auto check = [&](bool every) {
+        o.every_binary32 = every;
+        isolated::note_stage(!replay.empty() ? "replay" : std::string(plugin::kind_name(s.kind)) + (every ? " every input" : ""));
+        const std::uint64_t total = !every ? 0 : scale ? std::uint64_t(1) << 31 : quantizer ? std::uint64_t(1) << 32 : 0;
+        std::uint64_t calls = 0;
+        return plugin::check_scaling(s, o, replay, [&](std::span<const std::uint64_t> bits) {
+            isolated::note_bits(bits, {});
+            isolated::note_work(++calls, total);
+        });
+    };
+    // --every-input runs the sample first: a failure it finds (in well under a second) is the
+    // verdict at once, not after minutes over every input.
+    scaling_report r = check(false);
+    if (a.every_input && replay.empty() && r.passed()) r = check(true);
+    else if (a.every_input && replay.empty() && !r.passed()) r.domain += " (--every-input: the sample failed first, so every input was not run)";
     fmt::print("{} ({}, {}): {} after {} inputs, {}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain);
     if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
     if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay);
@@ -460,8 +477,7 @@ int run_check(const check_args& a) {
     }
     const bool stopped = stop.load();
     const std::string verdict = stopped ? "interrupted" : failed ? "fail" : "pass";
-    fmt::print("verdict: {}: {} of {} subjects checked failed{}\n", stopped ? "INTERRUPTED" : failed ? "FAIL" : "PASS", failed,
-               checked, stopped ? fmt::format(", {} not checked", chosen.size() - checked) : "");
+    fmt::print("verdict: {}\n", tally_verdict("subject", std::size_t(failed), std::size_t(checked), chosen.size(), stopped));
     out.write(verdict, {{"plugin", a.plugin}, {"subjects", rows}});
     if (stopped) return exit_for_stop();
     return failed ? exit_fail : exit_pass;

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 
 #include "exit_code.hpp"
 #include "output.hpp"
+#include "render.hpp"
+#include "progress.hpp"
 #include "stop.hpp"
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/reducers.hpp"
@@ -223,7 +226,9 @@ void refuse_other_options(const check_args& a) {
 
 int run_adapter_check(const check_args& a) {
     refuse_other_options(a);
-    const std::optional<policy> given = a.policy.empty() ? std::nullopt : std::optional<policy>(parse_policy(a.policy, "--policy"));
+    // --policy changes the fields it names of what a subject declares (the others stay as declared);
+    // a subject that declares nothing takes it whole, so it must then say nan=.
+    if (!a.policy.empty()) parse_policy(a.policy, "--policy", policy{});  // its words, before anything runs
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
     std::unique_ptr<served_adapter> adapter;
     if (a.adapter_stdio) {
@@ -251,9 +256,9 @@ int run_adapter_check(const check_args& a) {
             throw input_error(fmt::format("subject {}: format must be one of binary16, bfloat16, binary32, binary64, not {}", s.name, s.format));
         std::string why_not;
         if (s.kind == "sort") why_not = "a sort (flipcheck audit judges sorts)";
-        else if (!given && !s.declares) why_not = "it declares no policy (add \"declares\" to its entry, or pass --policy)";
+        else if (a.policy.empty() && !s.declares) why_not = "it declares no policy (add \"declares\" to its entry, or pass --policy)";
         if (why_not.empty()) {
-            chosen.emplace_back(&s, given ? *given : *s.declares);
+            chosen.emplace_back(&s, a.policy.empty() ? *s.declares : parse_policy(a.policy, "--policy", s.declares));
         } else if (!a.subject.empty()) {
             throw input_error(fmt::format("subject {} cannot be checked: {}", s.name, why_not));
         } else {
@@ -266,22 +271,29 @@ int run_adapter_check(const check_args& a) {
 
     const json_file out("--json", a.json);
     nlohmann::json rows = nlohmann::json::array();
-    int failed = 0, checked = 0;
-    for (const auto& [s, declared] : chosen) {
-        if (stop) break;
-        nlohmann::json row{{"subject", s->name}, {"kind", s->kind}, {"op", s->op}, {"format", s->format}};
-        const bool passed = adapter_check{a, *adapter, *s, declared}.judge(row);
-        if (stop) break;
-        row["verdict"] = passed ? "pass" : "fail";
-        rows.push_back(row);
-        ++checked;
-        failed += !passed;
-        std::fflush(stdout);
+    int failed = 0;
+    std::atomic<int> checked = 0;
+    {
+        heartbeat::options h;
+        h.how_far = [&] { return work_done{std::uint64_t(checked.load()), chosen.size()}; };
+        h.unit = "subjects";
+        h.capture_stdout = !a.adapter_stdio;  // (--adapter-stdio: stdout carries the requests)
+        const heartbeat beat("the adapter's subjects", std::move(h));
+        for (const auto& [s, declared] : chosen) {
+            if (stop) break;
+            nlohmann::json row{{"subject", s->name}, {"kind", s->kind}, {"op", s->op}, {"format", s->format}};
+            const bool passed = adapter_check{a, *adapter, *s, declared}.judge(row);
+            if (stop) break;
+            row["verdict"] = passed ? "pass" : "fail";
+            rows.push_back(row);
+            ++checked;
+            failed += !passed;
+            std::fflush(stdout);
+        }
     }
     const bool stopped = stop.load();
     const std::string verdict = stopped ? "interrupted" : failed ? "fail" : "pass";
-    fmt::print("verdict: {}: {} of {} subjects checked failed{}\n", stopped ? "INTERRUPTED" : failed ? "FAIL" : "PASS", failed, checked,
-               stopped ? fmt::format(", {} not checked", chosen.size() - checked) : "");
+    fmt::print("verdict: {}\n", tally_verdict("subject", std::size_t(failed), std::size_t(checked.load()), chosen.size(), stopped));
     out.write(verdict, {{"adapter", a.adapter_stdio ? "--adapter-stdio" : a.adapter},
                         {"framework", adapter->framework()},
                         {"version", adapter->version()},

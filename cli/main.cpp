@@ -156,6 +156,7 @@ int run_sweep(const sweep_args& a) {
     progress_printer progress(a.format + " " + a.mapping);
     o.progress = std::ref(progress);
     const fc::sweep_report r = s->run(o, b);
+    progress.finish();
     fmt::print("{}", render_summary(r));
     for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     const std::string verdict = r.interrupted ? "interrupted" : r.passed() ? "pass" : "fail";
@@ -540,7 +541,12 @@ int main(int argc, char** argv) {
             case command::codes: return run_codes(a.codes_format, a.codes_json);
             case command::audit: {
                 const auto out = open_output(a.audit_json);
-                const heartbeat beat("the audit");
+                // The audit prints its rows as it goes: on a terminal they pass the status line by
+                // the heartbeat (progress.hpp). --conversions has a heartbeat of its own, with a count.
+                std::optional<heartbeat> beat;
+                heartbeat::options h;
+                h.capture_stdout = true;
+                if (!a.audit.conversions) beat.emplace("the audit", std::move(h));
                 return run_audit_command(a.audit, choose_backend(a.audit_device), out);
             }
             case command::mutants: return run_mutants(a.mutants_device, a.mutants_json, a.markdown);

@@ -81,6 +81,9 @@ int run_plan(const plan_args& a) {
     const int width = run::format_width(a.format);
     if (sweep && !a.rows.empty()) throw input_error("--rows is for --workload pairs; a sweep takes --keys");
     if (!sweep && !a.keys.empty()) throw input_error("--keys is for --workload sweep; pairs take --rows");
+    if (sweep && !a.op.empty()) throw input_error("--op is for --workload pairs (the max or min step); a sweep checks a mapping's laws");
+    if (!sweep && !a.laws.empty()) throw input_error("--laws is for --workload sweep; pairs check the max or min step (--op)");
+    const std::string op = a.op.empty() ? "max" : a.op;
     if (!sweep && !s->pairs) throw input_error(fmt::format("{} has no pair check (formats of 32 bits or fewer whose every bit is the value's)", a.format));
     if (sweep && width == 64 && a.keys.empty())
         throw input_error("a binary64 sweep is planned over a key range: give --keys (0:0xffffffffffffffff for all but the last key)");
@@ -143,7 +146,7 @@ int run_plan(const plan_args& a) {
         } else {
             pairs_options o;
             o.all = true;
-            o.op = a.op == "min" ? reduce_op::min : reduce_op::max;
+            o.op = op == "min" ? reduce_op::min : reduce_op::max;
             o.threads = b == run::backend::cpu ? a.cpus_per_task : 0;
             if (b == run::backend::cpu && width > 16) o.columns = std::uint64_t(1) << 24;
             const std::uint64_t n = std::min<std::uint64_t>(space.size(), width <= 16 ? 64 : 1);
@@ -171,13 +174,13 @@ int run_plan(const plan_args& a) {
         for (const auto& l : a.laws) laws += (laws.empty() ? "" : ",") + l;
         work.insert(work.end(), {"--laws", laws});
     }
-    if (!sweep) work.insert(work.end(), {"--op", a.op});
+    if (!sweep) work.insert(work.end(), {"--op", op});
     if (sweep) work.insert(work.end(), {"--keys", fmt::format("{:#x}:{:#x}", space.begin, space.end)});
     else work.insert(work.end(), {"--rows", fmt::format("{:#x}:{:#x}", space.begin, space.end)});
     work.insert(work.end(), {"--device", a.device, "--all", "--shard", "auto", "--manifest", manifest_dir.string()});
     if (b == run::backend::cpu) work.insert(work.end(), {"--threads", std::to_string(a.cpus_per_task)});
     const std::string what = sweep ? fmt::format("sweep of {} on {}, keys [{:#x}, {:#x})", a.mapping, a.format, space.begin, space.end)
-                                   : fmt::format("{} step of {} on every pair of {} codes, rows [{:#x}, {:#x})", a.op, a.mapping, a.format,
+                                   : fmt::format("{} step of {} on every pair of {} codes, rows [{:#x}, {:#x})", op, a.mapping, a.format,
                                                  space.begin, space.end);
     const std::string name = job_name(fmt::format("flipcheck-{}-{}-{}", a.workload, a.format, a.mapping));
     std::string cost = fmt::format("{:.3g} {}-hours", task_hours, task);

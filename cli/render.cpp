@@ -114,6 +114,15 @@ std::string render_counterexample(const sweep_report& r, const counterexample& c
                        to_string(c.law), key, what, expected, actual, repro_command(r, c));
 }
 
+std::string tally_verdict(const std::string& noun, std::size_t failed, std::size_t checked, std::size_t asked, bool stopped) {
+    const auto some = [&](std::size_t n) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
+    if (stopped)
+        return fmt::format("INTERRUPTED: {} of {} checked{}, {} not checked", checked, some(asked),
+                           failed ? fmt::format(" ({} failed)", failed) : "", asked - checked);
+    if (failed) return fmt::format("FAIL: {} of {} failed", failed, some(checked));
+    return fmt::format("PASS: {} checked, none failed", some(checked));
+}
+
 std::string human_rate(double v) {
     if (v >= 1e9) return fmt::format("{:.2f} G/s", v / 1e9);
     if (v >= 1e6) return fmt::format("{:.1f} M/s", v / 1e6);

@@ -31,6 +31,10 @@ std::string render_summary(const pairs_report& r);
 std::string render_counterexample(const pairs_report& r, const pair_counterexample& c);
 std::string json_verdict(const pairs_report& r);
 nlohmann::json to_json(const pairs_report& r);
+// The verdict line of a check of several things: "PASS: 17 subjects checked, none failed",
+// "FAIL: 2 of 6 subjects failed", "INTERRUPTED: 3 of 5 subjects checked (1 failed), 2 not checked".
+// `noun` is one of them ("subject", "workgroup size"); `asked` how many were to be checked.
+std::string tally_verdict(const std::string& noun, std::size_t failed, std::size_t checked, std::size_t asked, bool stopped);
 std::string human_rate(double per_second);
 std::string human_seconds(double s);
 std::string human_share(double share);  // "1" for the whole, else like "6.8e-13"

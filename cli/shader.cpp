@@ -13,6 +13,7 @@
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
+#include "render.hpp"
 #include "flipcheck/run/shell_quote.hpp"
 #include "stop.hpp"
 #include "flipcheck/check/describe.hpp"
@@ -99,7 +100,9 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
     fmt::print("Vulkan device: {}\n", sh::vulkan::get().info().text());
     nlohmann::json rows = nlohmann::json::array();
     bool all_passed = true;
+    std::size_t failed = 0;
     for (std::uint32_t w : sizes) {
+        isolated::note_work(rows.size(), sizes.size());
         isolated::note_stage(fmt::format("workgroup {}", w));
         check_report r;
         if (!replay.empty()) {
@@ -122,6 +125,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
                            {"cases", r.cases()}, {"verdict", r.passed() ? "pass" : "fail"}};
         if (r.failure) {
             all_passed = false;
+            ++failed;
             const std::string file = std::filesystem::path(a.shader).stem().string() + ".case";
             std::ofstream f(file);
             f << r.failure->replay << '\n';
@@ -135,7 +139,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
         rows.push_back(row);
         std::fflush(stdout);
     }
-    fmt::print("verdict: {}: {} workgroup sizes checked\n", all_passed ? "PASS" : "FAIL", rows.size());
+    fmt::print("verdict: {}\n", tally_verdict("workgroup size", failed, rows.size(), sizes.size(), false));
     json_file("--json", a.json).write(all_passed ? "pass" : "fail", {{"device", sh::vulkan::get().info().text()}, {"checks", rows}});
     return all_passed ? exit_pass : exit_fail;
 }

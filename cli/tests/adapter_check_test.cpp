@@ -86,13 +86,22 @@ TEST(adapter_check, a_subject_declaring_nothing_is_left_out_or_takes_policy) {
     const auto all = f.run("check " + subjects + " --cases 100");
     EXPECT_EQ(all.exit_code, 1) << all.output;  // the known-wrong ones
     EXPECT_TRUE(has(all.output, "undeclared.max: not checked: it declares no policy")) << all.output;
-    EXPECT_TRUE(has(all.output, "3 of 6 subjects checked failed")) << all.output;
+    EXPECT_TRUE(has(all.output, "3 of 6 subjects failed")) << all.output;
     const auto named = f.run("check " + subjects + " --subject undeclared.max");
     EXPECT_EQ(named.exit_code, 2) << named.output;
     const auto given = f.run("check " + subjects + " --subject undeclared.max --policy nan=propagate,zero=ordered --cases 100");
     EXPECT_EQ(given.exit_code, 0) << given.output;
     const auto wrong_policy = f.run("check " + subjects + " --subject undeclared.max --policy nan=ignore --cases 100");
     EXPECT_EQ(wrong_policy.exit_code, 1) << wrong_policy.output;
+    // Issue 59: --policy changes only the fields it names. The sign-by-comparison argmax ties -0 and
+    // +0, which zero=equal allows; its declared nan=propagate and ties=lowest_index stay (it was
+    // replaced wholesale, and "zero=equal" alone was refused for saying nothing of NaN).
+    const auto one_field = f.run("check " + subjects + " --subject wrong.argmax_sign_by_comparison --policy zero=equal --cases 300");
+    EXPECT_EQ(one_field.exit_code, 0) << one_field.output;
+    EXPECT_TRUE(has(one_field.output, "nan=propagate zero=equal ties=lowest_index")) << one_field.output;
+    const auto no_nan = f.run("check " + subjects + " --subject undeclared.max --policy zero=equal");
+    EXPECT_EQ(no_nan.exit_code, 2) << no_nan.output;
+    EXPECT_TRUE(has(no_nan.output, "say what it does with NaN")) << no_nan.output;
     EXPECT_TRUE(has(wrong_policy.output, "--policy 'nan=ignore' --case")) << wrong_policy.output;  // the replay keeps the policy
 }
 

@@ -27,6 +27,10 @@ TEST(audit_cli, the_cpu_section_of_docs_audit_md_is_current) {
         return rows == std::string::npos ? std::string("(no reducer table)") : s.substr(rows);
     };
     EXPECT_EQ(section(doc.str()), section(r.output)) << "docs/audit.md is stale: run scripts/update_readme";
+    // Its heading names the command that prints it (issue 59: it named one that printed twice as much).
+    const std::string heading = "## CPU (`flipcheck audit --markdown --device cpu --no-default-adapters`, ";
+    EXPECT_NE(r.output.find(heading), std::string::npos) << r.output.substr(0, 400);
+    EXPECT_NE(doc.str().find(heading), std::string::npos) << "docs/audit.md's CPU heading";
 }
 
 // The conversion table's CPU rows need no GPU, so CI runs them: NumPy's astype(float16) on every

@@ -210,6 +210,11 @@ INSTANTIATE_TEST_SUITE_P(
                        "a Slurm partition name is letters"},
         bad_input_case{"plan --engine slurm --shards 4 --manifest 'm\nx' --format binary16 --mapping sign_flip --rate 1e9",
                        "--manifest holds a line break"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --format binary16 --mapping sign_flip --rate 1e9 --op min",
+                       "--op is for --workload pairs"},
+        bad_input_case{"plan --engine slurm --shards 4 --manifest m --workload pairs --format binary16 --mapping sign_flip --rate 1e9 "
+                       "--laws zero_placement",
+                       "--laws is for --workload sweep"},
         bad_input_case{"sweep --format binary16 --mapping sign_flip --checkpoint /dev/zero", "is not a regular file"},
         bad_input_case{"check --plugin x.so --entry foo", "--entry, --workgroup, --mapping and --define are for --shader"},
         bad_input_case{"check --plugin x.so --mapping", "--entry, --workgroup, --mapping and --define are for --shader"},

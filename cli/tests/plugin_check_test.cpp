@@ -45,6 +45,9 @@ TEST(plugin_check, every_right_subject_passes_every_driver) {
     EXPECT_TRUE(has(r.output, "(lane atomic strategy)")) << r.output;
     EXPECT_TRUE(has(r.output, "fp4x2_max (pair reducer, float4_e2m1fnx2, max, nan=total_order zero=ordered): pass after 16843009 arrays, "
                               "every array of 0 to 3 bytes (exhaustive)")) << r.output;
+    // Issue 59: a pass says how many passed, not "0 of N ... failed".
+    EXPECT_TRUE(has(r.output, "subjects checked, none failed\n")) << r.output;
+    EXPECT_FALSE(has(r.output, "verdict: PASS: 0 of")) << r.output;
 }
 
 TEST(plugin_check, atomic_steps_lanes_and_pairs_fail_through_the_plugin_with_a_repro_that_fails_again) {
@@ -98,7 +101,7 @@ TEST(plugin_check, every_scaling_kind_is_judged_as_its_macro_judges_it) {
                           "nvfp4_scale (nvfp4 scale, binary32 block amax -> e4m3fn, global scale 448*6/amax): pass",
                           "tensor_scale_unguarded (tensor scale, element float8_e4m3fn): FAIL",
                           "nvfp4_truncated (nvfp4 scale, binary32 block amax -> e4m3fn, global scale 448*6/amax): FAIL",
-                          "verdict: FAIL: 2 of 6 subjects checked failed"})
+                          "verdict: FAIL: 2 of 6 subjects failed"})
         EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
     // Each failure's input is a case that replays: it fails again, and the right subject passes it.
     EXPECT_TRUE(has(r.output, "--subject nvfp4_truncated --case nvfp4_truncated.case")) << r.output;
@@ -151,7 +154,7 @@ TEST(plugin_check, quantizers_recipes_and_keys_are_judged_under_what_they_declar
              "bf16_mx_e2m1 (scaled quantizer, bfloat16 -> float4_e2m1fn, nearest_even, finite, x / s rounded to binary32): pass",
              "fused_double_rounding (scaled quantizer, binary32 -> float8_e4m3fn, nearest_even, finite, x * s exact): FAIL",
              "quantize_rounding: quantize(0x365b6db8 (3.26974077e-06 normal) * 0x44baaaaa (1493.33325 normal)) = 0x02",
-             "verdict: FAIL: 8 of 18 subjects checked failed"})
+             "verdict: FAIL: 8 of 18 subjects failed"})
         EXPECT_TRUE(has(r.output, s)) << s << "\n" << r.output;
     for (const char* failed : {"e4m3_truncated", "e4m3_nosat", "rceil_undeclared", "clamped_after_rounding", "signed_zeros_f32", "little_endian_f16",
                                "fused_double_rounding"}) {
@@ -260,7 +263,7 @@ TEST(plugin_check, a_subject_that_throws_fails_with_its_message) {
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_TRUE(has(r.output, "subject thrower failed: my kernel launch failed: out of memory")) << r.output;
     EXPECT_TRUE(has(r.output, "during edge_battery")) << r.output;
-    EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subjects checked failed")) << r.output;
+    EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subject failed")) << r.output;
 }
 
 TEST(plugin_check, a_subject_that_crashes_exits_or_hangs_fails_with_its_input_and_a_replay) {
@@ -316,7 +319,7 @@ TEST(plugin_check, every_kind_that_throws_crashes_exits_hangs_or_answers_garbage
             // machine can make take longer than a second (issue 60).
             const auto r = flipcheck::test::run_flipcheck_env(env, "check --plugin " + lib + only + (how == "hang" ? " --timeout 1" : " --timeout 30"));
             EXPECT_EQ(r.exit_code, 1) << r.output;
-            EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subjects checked failed")) << r.output;
+            EXPECT_TRUE(has(r.output, "verdict: FAIL: 1 of 1 subject failed")) << r.output;
             if (how == "garbage") {
                 EXPECT_TRUE(has(r.output, k.subject + " (binary32 ") || has(r.output, k.subject + " (amax, binary32") ||
                             has(r.output, k.subject + " (" + k.name + ", "))
@@ -395,7 +398,7 @@ TEST(plugin_check, a_signal_stops_the_check_with_its_exit_code) {
     for (const auto& [sig, code] : {std::pair{"TERM", 143}, std::pair{"INT", 130}}) {
         const auto r = signalled_once_running(sig);
         EXPECT_EQ(r.exit_code, code) << sig << "\n" << r.output;
-        EXPECT_TRUE(has(r.output, "verdict: INTERRUPTED: 0 of 0 subjects checked failed, 1 not checked")) << r.output;
+        EXPECT_TRUE(has(r.output, "verdict: INTERRUPTED: 0 of 1 subject checked, 1 not checked")) << r.output;
     }
 }
 
@@ -463,4 +466,13 @@ TEST(plugin_check, every_input_on_a_subject_it_does_not_apply_to_is_refused) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_TRUE(has(r.output, "--every-input is for quantizers, scales and canonical keys of 32 bits or fewer; float_key is a mapping"))
         << r.output;
+}
+
+// Issue 59: --every-input runs the sample first, and a failure there is the verdict at once (it took
+// 142 s over every binary32 code to report what the sample finds in a fraction of a second).
+TEST(plugin_check, every_input_stops_at_a_failure_the_sample_finds) {
+    const auto r = run_flipcheck("check --plugin " + wrong + " --subject index_key_signed_zeros --every-input");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "index_key_signed_zeros (canonical key, ")) << r.output;
+    EXPECT_TRUE(has(r.output, "(--every-input: the sample failed first, so every input was not run)")) << r.output;
 }

@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 #include <sstream>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -63,10 +64,11 @@ inline std::string to_string(policy p, bool with_ties = true) {
 
 // to_string's text read back: "nan=propagate zero=ordered ties=lowest_index", words split by
 // spaces or commas. nan is required (what a subject does with NaN is the point); zero defaults to
-// ordered and ties to lowest_index. input_error names `what` (the option or file it came from).
-inline policy parse_policy(const std::string& text, const std::string& what) {
-    policy p{nan_policy::undefined, zero_policy::ordered, tie_policy::lowest_index};
-    bool nan_given = false;
+// ordered and ties to lowest_index. With `base`, the text changes only the fields it names (nan
+// included: it may be left out). input_error names `what` (the option or file it came from).
+inline policy parse_policy(const std::string& text, const std::string& what, const std::optional<policy>& base = std::nullopt) {
+    policy p = base.value_or(policy{nan_policy::undefined, zero_policy::ordered, tie_policy::lowest_index});
+    bool nan_given = base.has_value();
     const auto bad = [&](const std::string& why) {
         return input_error(what + " '" + text + "': " + why +
                            " (write nan=total_order|propagate|ignore|undefined[,zero=ordered|equal][,ties=lowest_index|highest_index|any])");

@@ -59,7 +59,8 @@ struct sweep_report {
     bool passed() const noexcept {
         return failing_keys == 0 && !interrupted && keys_checked > 0 && keys_checked == range.size();
     }
-    double keys_per_second() const noexcept { return seconds > 0 ? double(keys_checked) / seconds : 0; }
+    // The keys this run checked itself, per second of it: a resumed run's carried keys took it no time.
+    double keys_per_second() const noexcept { return seconds > 0 ? double(keys_checked - keys_resumed) / seconds : 0; }
     // The share of the whole key space whose laws were checked: 1 only for a complete exhaustive
     // sweep of every key; about 7e-13 for binary64's sampled domain on the CPU.
     double coverage() const noexcept { return std::ldexp(double(keys_checked), -key_bits); }
