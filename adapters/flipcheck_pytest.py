@@ -86,6 +86,7 @@ def check(fn, *, kind, format, declares, op="max", name=None, cases=None, seed=N
     arrays (default 2000); seed: their seed (default 1); timeout: seconds one request may take
     (default 60: a function that hangs fails, and is interrupted a second later so that the test
     ends); case: a case file a failure wrote, to check that input alone."""
+    __tracebackhide__ = True  # pytest shows the caller's line and the report, not this function's source
     if kind not in ("value", "arg", "amax"):
         raise ValueError(f"kind must be value, arg or amax, not {kind!r}")
     name = name or getattr(fn, "__name__", "subject")

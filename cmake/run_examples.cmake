@@ -23,6 +23,12 @@ function(must_contain text what)
     message(FATAL_ERROR "${what}: the output lacks '${text}'\n${out}")
   endif()
 endfunction()
+function(must_not_match regex what)
+  string(REGEX MATCH "${regex}" found "${out}")
+  if(found)
+    message(FATAL_ERROR "${what}: the output holds '${found}'\n${out}")
+  endif()
+endfunction()
 
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -58,6 +64,14 @@ foreach(t AtomicMaxGe0.edge_battery MaxStdFold.edge_battery KeySignOnly. ArgmaxN
 endforeach()
 must_contain("MaxStdFold.edge_battery failed: the suite's later stages are skipped" "known_wrong_test")
 must_contain("replay: FLIPCHECK_CASE='binary32: " "known_wrong_test")
+# A RapidCheck failure (KeySignOnly's successor law fails on nearly every draw) shows the drawn
+# pattern as flipcheck writes it, and the user's line (RapidCheck's "FILE:LINE:" before the
+# message), never a line of flipcheck's headers.
+must_contain("drawn_bits<flipcheck::binary32>:\n0x" "known_wrong_test")
+must_contain("known_wrong_test.cpp:9:\nRC_FAIL(what_failed)\n" "known_wrong_test")
+must_not_match("rapidcheck\\.hpp:[0-9]+:\n" "known_wrong_test")
+must_contain("replay: FLIPCHECK_CASE='binary32: 0x7fc00000' " "known_wrong_test")  # AmaxStdMax's NaN
+must_contain("--gtest_filter=AmaxStdMax.replay" "known_wrong_test")
 must_contain("replay: FLIPCHECK_KEY=" "known_wrong_test")
 # The battery's minimal case for the `>= 0` bug, replayed: it fails again; a right case passes.
 set(ENV{FLIPCHECK_CASE} "binary32: 0x80000000")
@@ -85,6 +99,13 @@ set(ENV{FLIPCHECK_CASE} "float4_e2m1fnx2: 0x00,0x08")
 must_run(1 "replaying Fp4x2MaxWholeByte's case" ${WORK}/build/known_wrong_test --gtest_filter=Fp4x2MaxWholeByte.replay)
 set(ENV{FLIPCHECK_CASE} "float4_e2m1fnx2: 0x11,0x22")
 must_run(0 "replaying a case the whole-byte key survives" ${WORK}/build/known_wrong_test --gtest_filter=Fp4x2MaxWholeByte.replay)
+unset(ENV{FLIPCHECK_CASE})
+# An amax's failure (FLIPCHECK_CHECK_SCALING) printed its replay line (above), and the case
+# replays: a NaN the std::max fold drops fails again; an array without one passes.
+set(ENV{FLIPCHECK_CASE} "binary32: 0x7fc00000")
+must_run(1 "replaying AmaxStdMax's case" ${WORK}/build/known_wrong_test --gtest_filter=AmaxStdMax.replay)
+set(ENV{FLIPCHECK_CASE} "binary32: 0x3f800000,0xc0000000")
+must_run(0 "replaying an array AmaxStdMax gets right" ${WORK}/build/known_wrong_test --gtest_filter=AmaxStdMax.replay)
 unset(ENV{FLIPCHECK_CASE})
 # The truncating quantizer on its first counterexample (2^-10 plus an ulp goes to 0, not 2^-9);
 # an input it truncates right (a code's own value) passes. The signed-zero key on -0 and +0.

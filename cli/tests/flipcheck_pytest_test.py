@@ -83,7 +83,35 @@ def main():
         raise AssertionError("kind sort passed")
     except ValueError:
         pass
+    under_pytest()
     print("flipcheck_pytest: every path as documented")
+
+
+def under_pytest():
+    """As pytest shows a failure (issue 59): flipcheck's report and the user's own line, not the
+    helper's source (check() hides its frame with __tracebackhide__)."""
+    import subprocess
+    # This Python's pytest, or Debian's (scripts/bootstrap installs python3-pytest for /usr/bin/python3;
+    # a machine's own python3 may be another one, as run/src/adapter.cpp also allows for).
+    pythons = [p for p in (sys.executable, "/usr/bin/python3")
+               if subprocess.run([p, "-c", "import pytest"], capture_output=True).returncode == 0]
+    if not pythons:
+        raise AssertionError("pytest is missing: scripts/bootstrap installs python3-pytest")
+    with open("test_users_code.py", "w") as f:
+        f.write("import sys\n"
+                f"sys.path[:0] = [{os.path.join(HERE, '..', '..', 'adapters')!r}, {os.path.join(HERE, 'adapters')!r}]\n"
+                "import flipcheck_pytest as fc\n"
+                "import served_subjects_adapter as s\n\n\n"
+                "def test_my_max():\n"
+                "    fc.check(s.max_by_comparison, kind='value', format='binary32', declares='nan=propagate zero=ordered', cases=200)\n")
+    r = subprocess.run([pythons[0], "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_users_code.py"],
+                       capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert "breaks what it declares" in out and "case: binary32: 0x00000000,0x7fc00000" in out, out
+    assert "fc.check(s.max_by_comparison" in out, out  # the user's line
+    for helper_line in ("protocol.serve(", "def check(", "raise CheckFailed("):
+        assert helper_line not in out, f"pytest shows the helper's source ({helper_line}):\n{out}"
 
 
 if __name__ == "__main__":

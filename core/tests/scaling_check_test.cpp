@@ -48,6 +48,28 @@ TEST(scaling_check, every_mutant_is_killed) {
     EXPECT_GE(n, 12);
 }
 
+// A failure's case, replayed alone (check_scaling_case: what FLIPCHECK_CHECK_SCALING's
+// Suite.replay runs), fails again with the same counterexample, for every shape it serves.
+TEST(scaling_check, every_mutants_case_replays_to_the_same_failure) {
+    int n = 0;
+    reg::for_each<reg::scaling_mutant_instances>([&]<class I>() {
+        using X = typename I::type;
+        if constexpr (!fc::quantizer_subject<X> && !fc::scaled_quantizer_subject<X> && !fc::canonical_key_subject<X>) {
+            const auto r = run<I>();
+            ASSERT_FALSE(r.replay.empty()) << I::entry::name;
+            const auto again = fc::check_scaling_case<X>(r.replay);
+            ++n;
+            EXPECT_EQ(again.counterexample, r.counterexample) << I::entry::name << " on " << r.replay;
+            EXPECT_EQ(again.domain, fc::only_words) << I::entry::name;
+        }
+    });
+    EXPECT_GE(n, 10);
+    // A case a subject gets right passes, and a case that lists nothing (where an input is needed) is bad input.
+    EXPECT_TRUE(fc::check_scaling_case<fc::mutants::std_max_amax<>>("binary32: 0x3f800000,0xc0000000").passed());
+    EXPECT_THROW(fc::check_scaling_case<fc::mutants::e8m0_as_exponent_field<>>("float8_e8m0fnu: "), fc::input_error);
+    EXPECT_FALSE(fc::check_scaling_case<fc::mutants::e8m0_as_exponent_field<>>("float8_e8m0fnu: 0x00").passed());
+}
+
 // Each bug class's own counterexample: the smallest input the description predicts.
 TEST(scaling_check, the_counterexamples_are_the_bugs) {
     auto ce = [](auto r) { return r.counterexample.value_or("(passed)"); };

@@ -16,7 +16,9 @@ namespace flipcheck::props {
 // The property of law l (flipcheck/rapidcheck.hpp's, for a typed suite).
 template <mapping M>
 auto law_property(law_id l) {
-    return [l] { rapidcheck::mapping_law<M>(l, "MappingLaws"); };
+    return [l] {
+        if (const std::string what_failed = rapidcheck::mapping_law<M>(l, "MappingLaws"); !what_failed.empty()) RC_FAIL(what_failed);
+    };
 }
 
 template <mapping M>

@@ -21,7 +21,8 @@
 // schedule of small arrays), Suite.order_independence and Suite.large_arrays (2^20 elements).
 // Fail fast: once a stage of a suite fails, its later stages are SKIPPED and say which failed.
 // A scaling subject gets Suite.against_the_oracle: check/scaling.hpp's check for its shape (every
-// array of up to three codes of a byte format; the edge battery and random arrays otherwise).
+// array of up to three codes of a byte format; the edge battery and random arrays otherwise), and
+// Suite.replay (check_scaling_case: the failing case alone).
 // A quantizer or a canonical key gets Suite.against_the_oracle (the same check), Suite.drawn_inputs
 // (RapidCheck: two drawn inputs, every law between them and their negations, shrunk) and Suite.replay.
 // A reducer of packed pairs gets Suite.every_array (every array of up to three bytes, each lane
@@ -31,7 +32,10 @@
 //     FLIPCHECK_CASE='binary32: 0x80000000,0x00000000' ./my_test --gtest_filter=Suite.replay
 //     FLIPCHECK_KEY=0xffef ./my_test --gtest_filter=Suite.replay         (a mapping's key)
 // Without the variable, Suite.replay is SKIPPED. RapidCheck's own RC_PARAMS work as usual
-// (max_success=N, seed=N, reproduce=...).
+// (max_success=N, seed=N, reproduce=...). A RapidCheck failure shows what was drawn as flipcheck
+// writes it (bits, value and class; an array as its case), and the line of the user's test that
+// declared the suite, not flipcheck's own source: the properties return their failure, and the
+// macro, expanded in the user's file, fails with it.
 #pragma once
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -39,6 +43,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <ostream>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,6 +68,38 @@ inline std::string program() {
 #else
     return "./<this test>";
 #endif
+}
+
+// What a property drew, as RapidCheck shows it in a failure (showValue, RapidCheck's public way to
+// print a type): a pattern with its value and class, an array as the case that replays it. The
+// generators stay gen::bits and gen::arrays; the properties draw through these maps.
+template <format F>
+struct drawn_bits {
+    typename F::storage bits;
+};
+template <format F>
+void showValue(const drawn_bits<F>& d, std::ostream& os) {
+    os << show<F>(d.bits);
+}
+template <format F>
+struct drawn_array {
+    std::vector<typename F::storage> xs;
+};
+template <format F>
+void showValue(const drawn_array<F>& d, std::ostream& os) {
+    os << format_case<F>(std::span<const typename F::storage>(d.xs), {});
+}
+struct drawn_schedule {
+    std::uint64_t seed;  // of the order an atomic strategy's updates are applied in
+};
+inline void showValue(const drawn_schedule& d, std::ostream& os) { os << "the order drawn from seed " << hex(d.seed, 64); }
+template <format F>
+typename F::storage draw_bits() {
+    return (*::rc::gen::map(gen::bits<F>(), [](typename F::storage b) { return drawn_bits<F>{b}; })).bits;
+}
+template <format F>
+std::vector<typename F::storage> draw_array() {
+    return (*::rc::gen::map(gen::arrays<F>(), [](std::vector<typename F::storage> xs) { return drawn_array<F>{std::move(xs)}; })).xs;
 }
 
 inline std::string replay_line(const char* variable, const std::string& value, const char* suite) {
@@ -103,24 +140,26 @@ inline bool skipped_after_failure(const char* suite) {
 // ---- mappings -----------------------------------------------------------------------------------
 
 // Law l holds at the key of a drawn pattern, at the key just below (so the successor law also
-// covers the step into every edge value) and at the pattern read as a key.
+// covers the step into every edge value) and at the pattern read as a key. Returns the failure
+// ("": none), which the macro's RC_FAIL reports from the user's file.
 template <mapping M>
-void mapping_law(law_id l, const char* suite) {
+std::string mapping_law(law_id l, const char* suite) {
     using F = typename M::format;
     using S = typename F::storage;
-    if (skipped_after_failure(suite)) return;
-    const S b = *gen::bits<F>();
+    if (skipped_after_failure(suite)) return "";
+    const S b = draw_bits<F>();
     const S k = M::encode(b);
     const char* how[] = {"the key of", "the key below the key of", "the bits read as a key of"};
     int i = 0;
     for (S at : {k, S(k - 1), b}) {
         if (!mapping_laws<M>::holds(l, at)) {
             const counterexample c = mapping_laws<M>::explain(l, at);
-            RC_FAIL(describe<M>(c) + " [key " + hex(at, F::width) + ": " + how[i] + " the drawn pattern " + show<F>(b) +
-                    "]\n  replay: " + replay_line("FLIPCHECK_KEY", hex(c.key, F::width), suite));
+            return describe<M>(c) + " [key " + hex(at, F::width) + ": " + how[i] + " the drawn pattern " + show<F>(b) +
+                   "]\n  replay: " + replay_line("FLIPCHECK_KEY", hex(c.key, F::width), suite);
         }
         ++i;
     }
+    return "";
 }
 
 template <mapping M>
@@ -175,19 +214,19 @@ void stage(check_stage s, const char* suite) {
 
 // RapidCheck's stage: a drawn array (and, for an atomic strategy, a drawn interleaving of it).
 template <format F>
-void random_case(const reducer_subject<F>& subject, const char* suite) {
+std::string random_case(const reducer_subject<F>& subject, const char* suite) {
     using S = typename F::storage;
-    if (skipped_after_failure(suite)) return;
-    const std::vector<S> xs = *gen::arrays<F>();
+    if (skipped_after_failure(suite)) return "";
+    const std::vector<S> xs = draw_array<F>();
     std::vector<std::size_t> order(xs.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     if (subject.interleaved) {
-        detail::splitmix64 g{*::rc::gen::arbitrary<std::uint64_t>()};
+        detail::splitmix64 g{(*::rc::gen::map(::rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t s) { return drawn_schedule{s}; })).seed};
         for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[g.below(i)]);
     }
     const check_report r = check_case(subject, xs, order);
-    if (!r.passed())
-        RC_FAIL(r.text() + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.failure->replay, suite));
+    if (r.passed()) return "";
+    return r.text() + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.failure->replay, suite);
 }
 
 template <class R>
@@ -279,18 +318,19 @@ void against_the_oracle(const char* suite) {
 // law between them and their negations; RapidCheck shrinks a failure's pair.
 // A scaled quantizer's: two drawn inputs under one drawn non-negative scale.
 template <many_to_one_subject X>
-void drawn_inputs(const char* suite) {
+std::string drawn_inputs(const char* suite) {
     using F = typename X::format;
-    if (skipped_after_failure(suite)) return;
+    if (skipped_after_failure(suite)) return "";
     std::vector<typename case_format<X>::storage> xs;
     if constexpr (scaled_quantizer_subject<X>) {
-        const std::uint32_t s = *gen::bits<binary32>() & 0x7fffffffu;
-        for (int i = 0; i < 2; ++i) xs.insert(xs.end(), {bit_cast<std::uint32_t>(float(F::to_value(*gen::bits<F>()))), s});
+        const std::uint32_t s = draw_bits<binary32>() & 0x7fffffffu;
+        for (int i = 0; i < 2; ++i) xs.insert(xs.end(), {bit_cast<std::uint32_t>(float(F::to_value(draw_bits<F>()))), s});
     } else {
-        xs = {*gen::bits<F>(), *gen::bits<F>()};
+        xs = {draw_bits<F>(), draw_bits<F>()};
     }
     const scaling_report r = judge_inputs<X>(xs);
-    if (!r.passed()) RC_FAIL(scaling_text(r) + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite));
+    if (r.passed()) return "";
+    return scaling_text(r) + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite);
 }
 
 template <many_to_one_subject X>
@@ -312,12 +352,41 @@ void many_to_one_replay(const char* suite) {
     ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
 }
 
+// ---- the scaling path ---------------------------------------------------------------------------
+
+template <scaling_subject X>
+void scaling_against_the_oracle(const char* suite) {
+    const scaling_report r = check_scaling<X>();
+    EXPECT_TRUE(r.passed()) << suite << " " << scaling_text(r)
+                            << (r.replay.empty() ? "" : "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite));
+}
+
+template <scaling_subject X>
+void scaling_replay(const char* suite) {
+    if constexpr (many_to_one_subject<X>) {
+        many_to_one_replay<X>(suite);  // (a quantizer or a key given to FLIPCHECK_CHECK_SCALING)
+    } else {
+        const char* text = std::getenv("FLIPCHECK_CASE");
+        if (!text) GTEST_SKIP() << "set FLIPCHECK_CASE='<format>: <bits, comma-separated>' (as a failure's replay line gives it) to check that case";
+        scaling_report r;
+        try {
+            r = check_scaling_case<X>(text);
+        } catch (const input_error& e) {
+            FAIL() << "FLIPCHECK_CASE: " << e.what();
+        }
+        ASSERT_TRUE(r.passed()) << suite << " " << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+    }
+}
+
 }  // namespace flipcheck::rapidcheck
 
 // __VA_ARGS__ so that a type with commas in its template arguments needs no parentheses; the
 // closing static_assert takes the caller's semicolon.
 #define FLIPCHECK_DETAIL_MAPPING_LAW(Suite, Law, ...) \
-    RC_GTEST_PROP(Suite, Law, ()) { ::flipcheck::rapidcheck::mapping_law<__VA_ARGS__>(::flipcheck::law_id::Law, #Suite); }
+    RC_GTEST_PROP(Suite, Law, ()) {                                                   \
+        const std::string what_failed = ::flipcheck::rapidcheck::mapping_law<__VA_ARGS__>(::flipcheck::law_id::Law, #Suite); \
+        if (!what_failed.empty()) RC_FAIL(what_failed);                                               \
+    }
 
 #define FLIPCHECK_CHECK_MAPPING(Suite, ...)                                                          \
     static_assert(::flipcheck::mapping<__VA_ARGS__>,                                                 \
@@ -336,7 +405,10 @@ void many_to_one_replay(const char* suite) {
 
 #define FLIPCHECK_DETAIL_REDUCER_TESTS(Suite, ...)                                                                  \
     TEST(Suite, edge_battery) { ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::edge_battery, #Suite); } \
-    RC_GTEST_PROP(Suite, random_arrays, ()) { ::flipcheck::rapidcheck::random_case(::flipcheck::subject_of<__VA_ARGS__>(), #Suite); }         \
+    RC_GTEST_PROP(Suite, random_arrays, ()) {                                                                       \
+        const std::string what_failed = ::flipcheck::rapidcheck::random_case(::flipcheck::subject_of<__VA_ARGS__>(), #Suite); \
+        if (!what_failed.empty()) RC_FAIL(what_failed);                                                                             \
+    }                                                                                                               \
     TEST(Suite, order_independence) {                                                                               \
         ::flipcheck::rapidcheck::stage<__VA_ARGS__>(::flipcheck::check_stage::order_independence, #Suite);          \
     }                                                                                                               \
@@ -366,11 +438,8 @@ void many_to_one_replay(const char* suite) {
                   "block_scale(span)), a quantizer (format, element, declared, quantize(storage)), a scale " \
                   "value (element, scale_value(float)) or a canonical key (format, declared, key(storage)) "  \
                   "(check/scaling.hpp)");                                                                    \
-    TEST(Suite, against_the_oracle) {                                                                       \
-        const ::flipcheck::scaling_report r = ::flipcheck::check_scaling<__VA_ARGS__>();                    \
-        EXPECT_TRUE(r.passed()) << #Suite << " (" << r.shape << ", " << r.claim << "): " << r.counterexample.value_or("") \
-                                << "\n  (" << r.checks << " inputs: " << r.domain << ")";                  \
-    }                                                                                                       \
+    TEST(Suite, against_the_oracle) { ::flipcheck::rapidcheck::scaling_against_the_oracle<__VA_ARGS__>(#Suite); } \
+    TEST(Suite, replay) { ::flipcheck::rapidcheck::scaling_replay<__VA_ARGS__>(#Suite); }                   \
     static_assert(true)
 
 // A quantizer (check/quantizers.hpp), a scaled quantizer (check/scaled_quantizers.hpp) or a canonical
@@ -380,7 +449,10 @@ void many_to_one_replay(const char* suite) {
 // law between them, shrunk) and Suite.replay (FLIPCHECK_CASE's inputs, or x,s pairs).
 #define FLIPCHECK_DETAIL_MANY_TO_ONE_TESTS(Suite, ...)                                                               \
     TEST(Suite, against_the_oracle) { ::flipcheck::rapidcheck::against_the_oracle<__VA_ARGS__>(#Suite); }           \
-    RC_GTEST_PROP(Suite, drawn_inputs, ()) { ::flipcheck::rapidcheck::drawn_inputs<__VA_ARGS__>(#Suite); }           \
+    RC_GTEST_PROP(Suite, drawn_inputs, ()) {                                                                         \
+        const std::string what_failed = ::flipcheck::rapidcheck::drawn_inputs<__VA_ARGS__>(#Suite);                              \
+        if (!what_failed.empty()) RC_FAIL(what_failed);                                                                              \
+    }                                                                                                                \
     TEST(Suite, replay) { ::flipcheck::rapidcheck::many_to_one_replay<__VA_ARGS__>(#Suite); }                        \
     static_assert(true)
 #define FLIPCHECK_CHECK_QUANTIZER(Suite, ...)                                                                         \

@@ -40,6 +40,7 @@
 #include "flipcheck/check/draw.hpp"
 #include "flipcheck/check/every_core.hpp"
 #include "flipcheck/check/canonical_keys.hpp"
+#include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/quantizers.hpp"
 #include "flipcheck/check/scaled_quantizers.hpp"
 #include "flipcheck/check/scales.hpp"
@@ -357,6 +358,53 @@ scaling_report check_scaling(const scaling_options& o = {}) {
     else if constexpr (scaled_quantizer_subject<X>) return check_scaled_quantizer<X>(o);
     else if constexpr (canonical_key_subject<X>) return check_canonical_key<X>(o);
     else return check_nvfp4_scale<X>(o);
+}
+
+// X judged on one case alone: a failure's `replay` text, as the report above gives it (an amax's
+// array, a scale's or a tensor scale's amax, a decoder's code, a block, an NVFP4 scale's (block
+// amax, global scale) pairs). What FLIPCHECK_CHECK_SCALING's Suite.replay runs; quantizers,
+// scaled quantizers and keys replay through their own macros (rapidcheck.hpp). A case that does
+// not parse, or lists nothing where an input is needed, is an input_error.
+template <scaling_subject X>
+scaling_report check_scaling_case(const std::string& text) {
+    static_assert(!quantizer_subject<X> && !scaled_quantizer_subject<X> && !canonical_key_subject<X>,
+                  "a quantizer, scaled quantizer or key replays through FLIPCHECK_CHECK_QUANTIZER, "
+                  "FLIPCHECK_CHECK_SCALED_QUANTIZER or FLIPCHECK_CHECK_KEY's Suite.replay");
+    auto inputs = [&]<format F>() {
+        auto v = parse_case<F>(text).first;
+        if (v.empty()) throw input_error("the case lists no input");
+        return v;
+    };
+    if constexpr (amax_subject<X>) {
+        using F = typename X::format;
+        using S = typename F::storage;
+        scaling_report r{"", "amax", std::string(F::name) + " nan=" + std::string(to_string(X::declared)), only_words, false, 0, {}};
+        const std::vector<std::vector<S>> one{parse_case<F>(text).first};  // an empty array is a case too
+        judge_amax<F>(r, X::declared, one, [](std::span<const S> a) { return X::amax(a); });
+        return r;
+    } else if constexpr (block_scale_subject<X>) {
+        using F = typename X::format;
+        using S = typename F::storage;
+        return check_block_scale_of<F, typename X::element>(
+            X::declared, [](std::span<const S> b) { return std::uint8_t(X::block_scale(b)); }, {},
+            std::vector<std::vector<S>>{inputs.template operator()<F>()});
+    } else if constexpr (mx_scale_subject<X>) {
+        return check_mx_scale_of<typename X::element>([](std::uint32_t a) { return std::uint8_t(X::scale(a)); },
+                                                      inputs.template operator()<binary32>(), declared_recipe<X>());
+    } else if constexpr (mx_scale_value_subject<X>) {
+        return check_mx_scale_value_of<typename X::element>([](float a) { return float(X::scale_value(a)); },
+                                                            inputs.template operator()<binary32>(), declared_recipe<X>());
+    } else if constexpr (tensor_scale_subject<X>) {
+        return check_tensor_scale_of<typename X::element>([](float a) { return float(X::tensor_scale(a)); },
+                                                          inputs.template operator()<binary32>(), tensor_scale_target<X>());
+    } else if constexpr (decode_subject<X>) {
+        return check_decode_of<typename X::format>([](std::uint8_t c) { return float(X::decode(c)); },
+                                                   inputs.template operator()<typename X::format>());
+    } else {
+        const std::vector<std::uint32_t> pairs = inputs.template operator()<binary32>();
+        if (pairs.size() % 2) throw input_error("an NVFP4 scale's case lists (block amax, global scale) pairs: an even count");
+        return check_nvfp4_scale_of([](float a, float g) { return std::uint8_t(X::block_scale(a, g)); }, pairs);
+    }
 }
 
 }  // namespace flipcheck
