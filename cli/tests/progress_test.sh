@@ -75,26 +75,26 @@ on_terminal() {
   fi
 }
 
-# A plug-in's subject, in its own process, that prints a line of its own 3 s in, then passes.
+# A plug-in's subject, in its own process, that prints a line of its own 4 s in, then passes.
 on_terminal "check --plugin: the child's lines and the result" "subject lying_map ... " \
   "a line the library printed, then its sweep" \
   "lying_map (binary32 mapping, exhaustive sweep of 4294967296 keys): pass" \
   "verdict: PASS: 1 subject checked, none failed" -- \
-  FLIPCHECK_TEST_SLOW=3 -- check --plugin "$plugin" --subject lying_map
+  FLIPCHECK_TEST_SLOW=4 -- check --plugin "$plugin" --subject lying_map
 
-# A library whose constructor hangs: the status line of its opening, then its failure.
+# A library whose constructor hangs: the status line of its opening (from 2 s), then its failure (5 s).
 on_terminal "check --plugin: a hang while opening" "opening $plugin ... " \
   "verdict: FAIL: the plug-in could not be opened, no subject checked" -- \
-  FLIPCHECK_TEST_OPEN=constructor_hang -- check --plugin "$plugin" --timeout 3
+  FLIPCHECK_TEST_OPEN=constructor_hang -- check --plugin "$plugin" --timeout 5
 
-# An adapter's function whose first call takes 3 s: the status line counts the subjects.
+# An adapter's function whose first call takes 4 s: the status line counts the subjects.
 on_terminal "check --adapter: the rows and the verdict" "the adapter's subjects ... 2 s: 0.0% (0 of 1 subjects)" \
   "verdict: PASS: 1 subject checked, none failed" -- \
-  FLIPCHECK_TEST_SLOW=3 -- check --adapter "python3 $adapters/served_subjects_adapter.py" --subject right.max --cases 100
+  FLIPCHECK_TEST_SLOW=4 -- check --adapter "python3 $adapters/served_subjects_adapter.py" --subject right.max --cases 100
 grep -qE "^right\.max .*pass" "$work/screen" || { echo "FAIL: check --adapter: right.max's row is not a whole line"; failures=1; }
 
 # Into a file: plain lines, one per beat, nothing drawn in place.
-FLIPCHECK_TEST_SLOW=3 "$flipcheck" check --plugin "$plugin" --subject lying_map >"$work/out" 2>"$work/err"
+FLIPCHECK_TEST_SLOW=4 "$flipcheck" check --plugin "$plugin" --subject lying_map >"$work/out" 2>"$work/err"
 if grep -q "^progress: subject lying_map still running after 2 s$" "$work/err" && ! grep -q $'\r' "$work/err" "$work/out" &&
    grep -qx "a line the library printed, then its sweep" "$work/out"; then
   echo "ok:   into a file: plain progress lines, the library's line in the report"
