@@ -295,8 +295,10 @@ bool check_scaling_subject(const check_args& a, const flipcheck_subject_v2& s, n
     // --every-input runs the sample first: a failure it finds (in well under a second) is the
     // verdict at once, not after minutes over every input.
     scaling_report r = check(false);
-    if (a.every_input && replay.empty() && r.passed()) r = check(true);
-    else if (a.every_input && replay.empty() && !r.passed()) r.domain += " (--every-input: the sample failed first, so every input was not run)";
+    if (a.every_input && replay.empty()) {
+        if (r.passed()) r = check(true);
+        else r.domain += " (--every-input: the sample failed first, so every input was not run)";
+    }
     fmt::print("{} ({}, {}): {} after {} inputs, {}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain);
     if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
     if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay);

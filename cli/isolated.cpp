@@ -140,7 +140,6 @@ outcome run(const std::function<std::string()>& work, double timeout, const std:
     if (!progress.empty()) {
         heartbeat::options h;
         h.how_far = [t] { return work_done{t->done.load(std::memory_order_relaxed), t->total.load(std::memory_order_relaxed)}; };
-        h.unit = "";
         if (relayed) {
             ::close(outs[0][1]), ::close(outs[1][1]);
             h.relay = {{outs[0][0], stdout}, {outs[1][0], stderr}};
