@@ -4,7 +4,14 @@ there is one): max, min, argmax, argmin, lax.top_k(1), sort and .at[index].max/m
 into one index (a scatter: atomics under contention on the GPU) on float16, bfloat16, float32 and
 float64 (x64 enabled); and the conversions float32 -> each float8, float4 and 16-bit type jax.numpy
 has, by astype, on that device (declared as ml_dtypes documents them: nearest even; overflow to
-infinity where the type has one, else NaN, else the largest value)."""
+infinity where the type has one, else NaN, else the largest value).
+
+Jitted and eager: with protocol.both_ways() (by default under `flipcheck check --adapter`, or
+$FLIPCHECK_WAYS=both) every reducer and sort is listed twice, "NAME [jit]" (the function under
+jax.jit, compiled by XLA for each input's shape) and "NAME [eager]" (under jax.disable_jit(), which
+also turns off the jits inside jax.numpy: each primitive is dispatched on its own). The conversion
+of the bits in and out stays outside both (a bitcast). Without both ways (the audit's default) the
+subjects are called as before (jax.numpy's functions as they come), named without a label."""
 import os
 import sys
 
@@ -26,14 +33,16 @@ def load():
     return f"{j.__version__} ({j.devices()[0].platform})"
 
 
+# The bits in and out through NumPy views on the host (exact, as a bitcast is), one transfer each way:
+# a dispatch or two a call, where bitcasts on the device took several (most of a call's time).
 def array(fmt, bits):
     f, u = TYPES[fmt]
-    return jax.lax.bitcast_convert_type(jnp.array(np.array(bits, dtype=u)), jnp.dtype(f))
+    return jnp.asarray(np.array(bits, dtype=u).view(jnp.dtype(f)))
 
 
 def value_bits(fmt, x):
     f, u = TYPES[fmt]
-    return int(np.asarray(jax.lax.bitcast_convert_type(jnp.asarray(x, dtype=f).reshape(1), jnp.dtype(u)))[0])
+    return int(np.asarray(x).astype(jnp.dtype(f), copy=False).reshape(-1)[:1].view(u)[0])
 
 
 def one_index(x, op):
@@ -44,7 +53,22 @@ def one_index(x, op):
     return at.max(x) if op == "max" else at.min(x)
 
 
+def way(fn, how):
+    """fn as the subject runs it: None as it comes, "jit" under jax.jit (one per subject, so that its
+    compilations are kept), "eager" under jax.disable_jit()."""
+    if how is None:
+        return fn
+    if how == "jit":
+        return jax.jit(fn)
+
+    def eager(*args):
+        with jax.disable_jit():
+            return fn(*args)
+    return eager
+
+
 def subjects():
+    ways = ("jit", "eager") if protocol.both_ways() else (None,)
     out = []
     for fmt, (f, u) in TYPES.items():
         def value(fn, fmt=fmt):
@@ -53,19 +77,19 @@ def subjects():
         def arg(fn, fmt=fmt):
             return lambda b: int(fn(array(fmt, b)))
 
-        def sort(b, fmt=fmt, u=u):
-            return [int(v) for v in np.asarray(jax.lax.bitcast_convert_type(jnp.sort(array(fmt, b)), jnp.dtype(u)))]
+        def sort(fn, fmt=fmt, f=f, u=u):
+            return lambda b: [int(v) for v in np.asarray(fn(array(fmt, b))).astype(jnp.dtype(f), copy=False).view(u)]
 
-        subs = [("jnp.max", "value", "max", value(jnp.max)),
-                ("jnp.min", "value", "min", value(jnp.min)),
-                ("jnp.argmax", "arg", "max", arg(jnp.argmax)),
-                ("jnp.argmin", "arg", "min", arg(jnp.argmin)),
-                ("jax.lax.top_k(k=1)", "value", "max", value(lambda x: jax.lax.top_k(x, 1)[0])),
-                ("jnp.sort", "sort", "ascending", sort),
+        subs = [("jnp.max", "value", "max", value, jnp.max),
+                ("jnp.min", "value", "min", value, jnp.min),
+                ("jnp.argmax", "arg", "max", arg, jnp.argmax),
+                ("jnp.argmin", "arg", "min", arg, jnp.argmin),
+                ("jax.lax.top_k(k=1)", "value", "max", value, lambda x: jax.lax.top_k(x, 1)[0]),
+                ("jnp.sort", "sort", "ascending", sort, jnp.sort),
                 # A scatter of every element into one index (atomics under contention on the GPU).
-                (".at[one index].max", "value", "max", value(lambda x: one_index(x, "max"))),
-                (".at[one index].min", "value", "min", value(lambda x: one_index(x, "min")))]
-        out += [(f"{n} <{f}>", k, o, fmt, fn) for n, k, o, fn in subs]
+                (".at[one index].max", "value", "max", value, lambda x: one_index(x, "max")),
+                (".at[one index].min", "value", "min", value, lambda x: one_index(x, "min"))]
+        out += [(protocol.way_name(f"{n} <{f}>", how), k, o, fmt, wrap(way(fn, how))) for n, k, o, wrap, fn in subs for how in ways]
     return out
 
 

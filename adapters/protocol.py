@@ -28,6 +28,12 @@ patterns to a NumPy array of codes (uint8 for 8-bit elements, uint16 for binary1
                                         (i >> 1) | (i & 1) << 31); OUT ("-": standard output)
                                         receives each named conversion's codes in turn,
                                         little-endian, one per input, in order.
+
+Two ways (docs/adapters.md, "Two ways"): an adapter that can run a subject two ways (Triton compiled
+or interpreted, JAX jitted or eager) lists it as "NAME [way]" for each when both_ways() (by default
+under --serve; $FLIPCHECK_WAYS=both or one decides), the first way first; with $FLIPCHECK_WAYS_LOG=FILE
+a served adapter compares each answer of a second way with the first way's (WayComparison). Worker
+and worker_main run functions in a child process started with another environment.
 """
 import json
 import os
@@ -69,9 +75,24 @@ def not_installed(framework, e):
     return {"framework": framework, "installed": False, "reason": f"{type(e).__name__}: {e}", "subjects": []}
 
 
-def answers_to(framework, version, subjects, doc):
+def answer_of(fn, kind, bits):
+    """fn's answer to one input (a list of ints) as the wire writes it: a hex string (value, amax), an
+    index (arg), a list of hex strings (sort), None, {"error": text} or {"skip": why}."""
+    try:
+        a = fn(bits)
+        if isinstance(a, Skip):
+            return {"skip": str(a)}
+        if a is None:
+            return None
+        return [hex(x) for x in a] if kind == "sort" else (int(a) if kind == "arg" else hex(int(a)))
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+
+
+def answers_to(framework, version, subjects, doc, ways=None):
     """The answers document for a cases document: every subject's answers to the cases of its
-    format and use (only the subject named by "subject", where the request names one)."""
+    format and use (only the subject named by "subject", where the request names one). ways (a
+    WayComparison): each answer of a subject's second way is compared with its first way's."""
     cases = [(c["id"], c["format"], c["uses"], [int(b, 16) for b in c["bits"]]) for c in doc["cases"]]
     only = doc.get("subject")
     out = []
@@ -84,26 +105,19 @@ def answers_to(framework, version, subjects, doc):
         for cid, cfmt, uses, bits in cases:
             if cfmt != fmt or use not in uses:
                 continue
-            try:
-                a = fn(bits)
-                if isinstance(a, Skip):
-                    answers[str(cid)] = {"skip": str(a)}
-                    continue
-                if a is None:
-                    answers[str(cid)] = None
-                    continue
-                a = [hex(x) for x in a] if kind == "sort" else (int(a) if kind == "arg" else hex(int(a)))
-            except Exception as e:
-                a = {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
-            answers[str(cid)] = a
+            answers[str(cid)] = a = answer_of(fn, kind, bits)
+            if ways is not None:
+                ways.note(name, kind, fmt, bits, a)
         entry = {"name": name, "kind": kind, "op": op, "format": fmt, "answers": answers}
         if declares and declares[0]:
             entry["declares"] = declares[0]
         out.append(entry)
+    if ways is not None:
+        ways.flush()
     return {"framework": framework, "installed": True, "version": version, "subjects": out}
 
 
-def serve(framework, version, subjects, requests, answers):
+def serve(framework, version, subjects, requests, answers, ways=None):
     """Answers flipcheck's requests, a cases document a line, with an answers document a line,
     until the requests end (`flipcheck check --adapter`: adapters/README.md)."""
     for line in requests:
@@ -112,11 +126,16 @@ def serve(framework, version, subjects, requests, answers):
         doc = json.loads(line)
         if doc.get("flipcheck_adapter") != 1:
             raise SystemExit("flipcheck adapter: a request that is not a cases document (version 1)")
-        answers.write(json.dumps(answers_to(framework, version, subjects, doc)) + "\n")
+        answers.write(json.dumps(answers_to(framework, version, subjects, doc, ways)) + "\n")
         answers.flush()
 
 
+SERVING = False  # True in `ADAPTER --serve` (flipcheck check), from before load() on
+
+
 def serve_main(framework, load, subjects_of):
+    global SERVING
+    SERVING = True
     # The answers go to the real standard output; anything the framework or the user's code prints
     # goes to standard error, where it cannot break a line of the protocol.
     answers = os.fdopen(os.dup(1), "w")
@@ -129,7 +148,267 @@ def serve_main(framework, load, subjects_of):
         answers.write(json.dumps(not_installed(framework, e)) + "\n")
         answers.flush()
         return
-    serve(framework, version, subjects, sys.stdin, answers)
+    serve(framework, version, subjects, sys.stdin, answers, WayComparison.from_environment(subjects))
+
+
+# Two ways to run one subject (Triton compiled or interpreted, JAX jitted or eager): an adapter lists
+# each subject twice, "NAME [way]" (the first listed way is the reference), when both_ways() says so.
+WAYS_ENV = "FLIPCHECK_WAYS"          # "both": every subject both ways; "one": one way, the names unlabelled
+WAYS_LOG_ENV = "FLIPCHECK_WAYS_LOG"  # a file: compare each second way's answers with the first way's there
+
+
+def both_ways():
+    """Whether an adapter that can run its subjects two ways lists each twice, labelled: by default
+    when serving `flipcheck check --adapter` (`ADAPTER --serve`), not in the audit (whose rows and
+    replay lines name the subjects unlabelled); $FLIPCHECK_WAYS=both or one decides instead."""
+    choice = os.environ.get(WAYS_ENV, "").strip().lower()
+    if choice in ("both", "two", "1", "yes"):
+        return True
+    if choice in ("one", "0", "no"):
+        return False
+    return SERVING
+
+
+def way_name(name, way):
+    return name if way is None else f"{name} [{way}]"
+
+
+def split_way(name):
+    """"tl.max <float32> [interpreted]" -> ("tl.max <float32>", "interpreted"); an unlabelled name -> (name, None)."""
+    if name.endswith("]") and " [" in name:
+        base, way = name[:-1].rsplit(" [", 1)
+        return base, way
+    return name, None
+
+
+def hex_bits(b, fmt):
+    return "0x" + format(b, "0%dx" % (WIDTH.get(fmt, 32) // 4))
+
+
+def case_text(fmt, bits):
+    """The input as flipcheck writes a case ("binary32: 0x7fc00000,0x00000000"; `--case FILE` replays it)."""
+    return f"{fmt}: " + ",".join(hex_bits(b, fmt) for b in bits)
+
+
+def show_answer(a, kind, fmt, bits):
+    """An answer as the wire writes it, for a person: bits in hex, an index with its element."""
+    if a is None:
+        return "no answer"
+    if isinstance(a, dict):
+        return f"raised {a['error']}" if "error" in a else f"skipped ({a.get('skip')})"
+    if kind == "arg":
+        return f"index {a}" + (f" ({hex_bits(bits[a], fmt)})" if 0 <= a < len(bits) else " (past the end)")
+    if kind == "sort":
+        return "[" + ",".join(hex_bits(int(x, 16), fmt) for x in a) + "]"
+    return hex_bits(int(a, 16), fmt)
+
+
+def same_answer(a, b, bits):
+    """Two ways agree: the same bits or index, or both raised (whatever the text), or on no element
+    neither answered (None and raising are both no answer there)."""
+    if isinstance(a, dict) and "error" in a and isinstance(b, dict) and "error" in b:
+        return True
+    if not bits and all(x is None or (isinstance(x, dict) and "error" in x) for x in (a, b)):
+        return True
+    if isinstance(a, str) and isinstance(b, str):
+        return int(a, 16) == int(b, 16)
+    if isinstance(a, list) and isinstance(b, list):
+        return [int(x, 16) for x in a] == [int(x, 16) for x in b]
+    return a == b
+
+
+_MISSING = object()
+
+
+class WayComparison:
+    """Each answer of a subject's second way ("NAME [interpreted]") compared with what its first way
+    ("NAME [compiled]", the first of NAME's listed; "NAME" itself where the adapter lists it)
+    answered to the same input (kept from when it was asked, else asked then): the inputs compared
+    are every input flipcheck asks the second way. Counts and the first difference per subject in
+    `stats`; with a log, one JSON line per first difference and a running count after each request
+    (scripts/device_interpreters.sh reads them)."""
+
+    KEPT = 1 << 20  # the first ways' answers kept, by input (the oldest subject's dropped past it)
+
+    def __init__(self, subjects, log=None):
+        self.reference = {}
+        fns = {name: fn for name, kind, op, fmt, fn, *rest in subjects}
+        for name, kind, op, fmt, fn, *rest in subjects:
+            base, way = split_way(name)
+            if way is not None and base not in self.reference:
+                # The unlabelled subject of the same name where the adapter lists one (a default and
+                # its labelled variants), else the first labelled way.
+                self.reference[base] = (base, fns[base]) if base in fns else (name, fn)
+        self.stats = {}
+        self.log = log
+        self._dirty = set()
+        # What each first way answered (flipcheck asks a subject's ways one after the other, the
+        # same inputs in the same order until one fails): the second way's inputs are looked up
+        # there, and only the others asked of the first way again.
+        self._answers = {}
+        self._kept = 0
+
+    @staticmethod
+    def _key(bits):
+        import hashlib
+        from array import array
+        return hashlib.blake2b(array("Q", bits).tobytes(), digest_size=16).digest() + len(bits).to_bytes(8, "little")
+
+    @classmethod
+    def from_environment(cls, subjects):
+        path = os.environ.get(WAYS_LOG_ENV)
+        return cls(subjects, path) if path else None
+
+    def note(self, name, kind, fmt, bits, answer):
+        base, way = split_way(name)
+        ref = self.reference.get(base)
+        if ref is None:
+            return
+        if ref[0] == name:
+            if self._kept >= self.KEPT:  # the oldest subject's answers go (dicts keep their order)
+                self._kept -= len(self._answers.pop(next(iter(self._answers))))
+            kept = self._answers.setdefault(base, {})
+            size = len(kept)
+            kept[self._key(bits)] = answer
+            self._kept += len(kept) - size
+            return
+        if way is None:
+            return
+        r = self._answers.get(base, {}).get(self._key(bits), _MISSING)
+        if r is _MISSING:
+            r = answer_of(ref[1], kind, bits)
+        s = self.stats.setdefault(name, {"subject": name, "reference": ref[0], "compared": 0, "differ": 0, "first": None})
+        s["compared"] += 1
+        self._dirty.add(name)
+        if same_answer(r, answer, bits):
+            return
+        s["differ"] += 1
+        if s["first"] is None:
+            s["first"] = {"case": case_text(fmt, bits), "n": len(bits), "kind": kind, "format": fmt,
+                          "answer": show_answer(answer, kind, fmt, bits), "reference_answer": show_answer(r, kind, fmt, bits)}
+            self._write({"event": "difference", "subject": name, "reference": ref[0], **s["first"]})
+            print(f"{name} and {ref[0]} differ on {s['first']['case'] if len(bits) <= 16 else f'an array of {len(bits)}'}: "
+                  f"{s['first']['answer']} and {s['first']['reference_answer']}", file=sys.stderr)
+
+    def flush(self):
+        for name in sorted(self._dirty):
+            s = self.stats[name]
+            self._write({"event": "count", "pid": os.getpid(), "subject": name, "reference": s["reference"],
+                         "compared": s["compared"], "differ": s["differ"]})
+        self._dirty.clear()
+
+    def _write(self, record):
+        if self.log:
+            with open(self.log, "a") as f:
+                f.write(json.dumps(record) + "\n")
+
+
+class RemoteError(Exception):
+    """What a Worker's function raised, named as it was there (the answer's error text keeps the type)."""
+
+
+_remote_types = {}
+
+
+def _remote(type_name, text):
+    if type_name not in _remote_types:
+        _remote_types[type_name] = type(type_name, (RemoteError,), {})
+    return _remote_types[type_name](text)
+
+
+class Worker:
+    """Functions run in a child process that answers one JSON line a call: what must not share
+    this process (Triton's interpreter reads TRITON_INTERPRET when triton is imported, so an
+    interpreted twin needs a process whose Triton was imported with it). The child is `argv` with
+    `env`, and calls worker_main. It is started by start() or the first call, and again after a call
+    that did not come back (its process exited, or the call was interrupted: a timeout); a child
+    that could not set up (worker_main's setup raised, or it exited first) is not started again:
+    every call raises what it said."""
+
+    def __init__(self, argv, env=None, what="the worker process"):
+        self.argv, self.env, self.what = list(argv), env, what
+        self.p = None
+        self.info = None
+        self.broken = None  # the exception of a child that could not set up
+
+    def start(self):
+        import subprocess
+        if self.broken is not None:
+            raise self.broken
+        self.p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=self.env, text=True)
+        try:
+            hello = self._reply()
+        except RuntimeError as e:
+            self.broken = e
+            raise
+        if "error" in hello:
+            self.close()
+            self.broken = _remote(*hello["error"])
+            raise self.broken
+        self.info = hello.get("ready")
+        return self.info
+
+    def _reply(self):
+        line = self.p.stdout.readline()
+        if not line:
+            code = self.p.wait()
+            self.p = None
+            raise RuntimeError(f"{self.what} exited (status {code}) without answering")
+        return json.loads(line)
+
+    def call(self, name, *args):
+        if self.p is None:
+            self.start()
+        try:
+            self.p.stdin.write(json.dumps({"call": name, "args": list(args)}) + "\n")
+            self.p.stdin.flush()
+            reply = self._reply()
+        except BaseException:  # a broken pipe, or an interruption (a timeout) with the answer still coming: start afresh
+            self.close()
+            raise
+        if "error" in reply:
+            raise _remote(*reply["error"])
+        return reply["ok"]
+
+    def close(self):
+        if self.p is not None:
+            try:
+                self.p.kill()
+                self.p.wait()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+            self.p = None
+
+
+def worker_main(setup):
+    """The child side of a Worker: setup() returns (info, {name: function}); then each request line
+    {"call": name, "args": [...]} is answered {"ok": result} or {"error": [type, text]}, until the
+    requests end. What the functions print goes to standard error."""
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    def reply(doc):
+        replies.write(json.dumps(doc) + "\n")
+        replies.flush()
+
+    def error_of(e):
+        return [type(e).__name__, str(e).splitlines()[0] if str(e) else ""]
+    try:
+        info, functions = setup()
+    except Exception as e:  # noqa: BLE001 - the caller raises it
+        reply({"error": error_of(e)})
+        return
+    reply({"ready": info})
+    warnings.simplefilter("ignore")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            reply({"ok": functions[request["call"]](*request["args"])})
+        except Exception as e:  # noqa: BLE001 - answered as the error it is
+            reply({"error": error_of(e)})
 
 
 # Every binary32 pattern in the walk's order, in chunks of 2^25 inputs (2^24 magnitudes, + then -).

@@ -213,6 +213,11 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     check->add_flag("--every-input", out.check.every_input, "a quantizer, scale or canonical key of binary32: every one of its "
                                                          "2^31 or 2^32 inputs (one core: 1-2 minutes), not the sample; a scaled "
                                                          "quantizer of bfloat16 or binary16: every input under every e8m0 scale");
+    check->add_option("--rounding", out.check.rounding, "a scale, quantizer or amax: the rounding mode (fesetround) its calls run in: "
+                                                     "to_nearest (default), upward, downward, toward_zero, or any: each of the four, "
+                                                     "for code that claims to be right whatever its caller set (the oracle always "
+                                                     "judges to nearest; docs/environment.md)")
+        ->check(CLI::IsMember({"to_nearest", "upward", "downward", "toward_zero", "any"}));
     add_number(check, "--seed", out.check.seed, 0, std::numeric_limits<std::uint64_t>::max(), "seed of the random stages (default 1)");
     add_number(check, "--cases", out.check.cases, 1, 100000000, "random arrays per reducer (default 2000)");
     check->add_option("--json", out.check.json, "also write the verdicts as JSON to FILE");

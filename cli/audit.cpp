@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "flipcheck/run/machine.hpp"
 #include "flipcheck/run/adapter.hpp"
 #include "flipcheck/run/audit_subjects.hpp"
 #include "flipcheck/run/claims.hpp"
@@ -533,6 +534,9 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     nlohmann::json cl = nlohmann::json::array();
     for (const auto& c : claims) cl.push_back({{"claim", c.claim}, {"holds", c.holds}, {"verdict", c.verdict}, {"exhaustive", c.exhaustive}});
     // The audit reports what third-party code does; its verdict is whether every row was judged.
+    // A row is one machine's answer (a library may dispatch on the CPU's features): the text names
+    // the machine (docs/audit.md's sections are machine-independent, so markdown leaves it out).
+    if (!md) fmt::print("\n{}\n", run::environment_line());
     json.write("pass", {{"versions", vers}, {"rows", rows}, {"frameworks", fw}, {"claims", cl}});
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "isolated.hpp"
 #include "output.hpp"
 #include "render.hpp"
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/run/shell_quote.hpp"
 #include "stop.hpp"
 
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <iterator>
 #include <vector>
 
 #include <fmt/format.h>
@@ -49,13 +51,43 @@ std::string repro(const check_args& a, const flipcheck_subject_v2& s, const std:
     return fmt::format("flipcheck check --plugin {} --subject {} {}", quote(a.plugin), quote(s.name), tail);
 }
 
+// The rounding modes --rounding asks a scale, quantizer or amax to be checked in: one, or the four
+// (to_nearest first) for "any".
+std::vector<rounding_mode> asked_modes(const check_args& a) {
+    if (a.rounding == "any") return {std::begin(all_rounding_modes), std::end(all_rounding_modes)};
+    rounding_mode m = rounding_mode::to_nearest;
+    if (!parse_rounding_mode(a.rounding, m)) throw input_error("--rounding " + a.rounding + ": expected to_nearest, upward, downward, toward_zero or any");
+    return {m};
+}
+// The report line's words for them; empty for the default (the environment line names it).
+std::string rounding_tail(const check_args& a) {
+    if (a.rounding == "to_nearest") return "";
+    return a.rounding == "any" ? "; rounding: every mode (--rounding any; the other three on the sample)" : "; rounding: " + a.rounding + " (--rounding)";
+}
+// Runs `check(mode)` in each asked mode after the first, while r passes: the first failure is the
+// verdict, named with its mode.
+template <class Check>
+void check_other_modes(const std::vector<rounding_mode>& modes, scaling_report& r, Check&& check) {
+    r.failed_mode = modes.front();
+    for (std::size_t i = 1; i < modes.size() && r.passed(); ++i) {
+        const scaling_report m = check(modes[i]);
+        r.checks += m.checks;
+        if (m.passed()) continue;
+        r.counterexample = std::string("under rounding mode ") + to_string(modes[i]) + " (right to_nearest): " + m.counterexample.value_or("");
+        r.replay = m.replay;
+        r.failed_mode = modes[i];
+    }
+}
+
 // A failing case goes to NAME.case in the current directory, and its repro line is printed; the
 // case's text is printed too, so nothing is lost if the file cannot be written.
-void print_case_repro(const check_args& a, const flipcheck_subject_v2& s, const std::string& text) {
+void print_case_repro(const check_args& a, const flipcheck_subject_v2& s, const std::string& text,
+                      rounding_mode mode = rounding_mode::to_nearest) {
     const std::string file = std::string(s.name) + ".case";
     try {
         write_atomically("the case file " + file, file, text + "\n");
-        fmt::print("  repro: {}\n", repro(a, s, "--case " + quote(file)));
+        fmt::print("  repro: {}\n", repro(a, s, "--case " + quote(file) +
+                                                    (mode == rounding_mode::to_nearest ? "" : std::string(" --rounding ") + to_string(mode))));
     } catch (const input_error& e) {
         fmt::print("  ({}; put the case into a file and pass it with --case)\n", e.what());
     }
@@ -117,7 +149,14 @@ catalogue catalogue_from(const std::string& text) {
 // In a subject's child: the library opened there, and the real subject of that name.
 template <class Fn>
 auto with_subject(const check_args& a, const flipcheck_subject_v2& s, Fn&& fn) {
+    const float_environment before = current_float_environment();
     const plugin::library lib(a.plugin);
+    // A library linked with -ffast-math sets FTZ and DAZ as it loads (GCC's crtfastmath.o): the
+    // checks run in IEEE's default all the same (float_environment.hpp), and the report says so.
+    if (const float_environment after = current_float_environment(); after.ieee_default() != before.ieee_default())
+        fmt::print("  note: loading {} changed this process's floating-point environment to {} (was it linked with -ffast-math?); "
+                   "{} is checked in IEEE's default environment all the same, and your code may run differently under yours\n",
+                   a.plugin, environment_words(after), s.name);
     return fn(lib.find(s.name));
 }
 
@@ -257,17 +296,28 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v2& s, nloh
                 r.domain = "the given case";
             }
             isolated::note_stage(a.case_file.empty() ? "amax_battery_and_random_arrays" : "replay");
-            judge_amax<F>(r, p, cases, [amax = plugin::amax_of<F>(s)](std::span<const S> xs) {
-                isolated::note_call(xs, {});
-                return amax(xs);
+            auto judge = [&](scaling_report& into, rounding_mode mode) {
+                judge_amax<F>(into, p, cases, [amax = plugin::amax_of<F>(s, mode)](std::span<const S> xs) {
+                    isolated::note_call(xs, {});
+                    return amax(xs);
+                });
+            };
+            const std::vector<rounding_mode> modes = asked_modes(a);
+            judge(r, modes.front());
+            check_other_modes(modes, r, [&](rounding_mode mode) {
+                scaling_report m = r;
+                m.checks = 0;
+                judge(m, mode);
+                return m;
             });
         }
         passed = r.passed();
-        fmt::print("{} (amax, {}): {} after {} arrays, {}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain);
+        fmt::print("{} (amax, {}): {} after {} arrays, {}{}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain, rounding_tail(a));
         if (!passed) fmt::print("  {}\n", *r.counterexample);
-        if (!passed && a.case_file.empty() && !r.replay.empty()) print_case_repro(a, s, r.replay);
+        if (!passed && a.case_file.empty() && !r.replay.empty()) print_case_repro(a, s, r.replay, r.failed_mode);
         out.push_back({{"subject", s.name}, {"kind", "amax"}, {"format", F::name}, {"declared", r.claim}, {"cases", r.checks},
-                       {"verdict", passed ? "pass" : "fail"}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")}});
+                       {"verdict", passed ? "pass" : "fail"}, {"domain", r.domain}, {"counterexample", r.counterexample.value_or("")},
+                       {"rounding", a.rounding}, {"failed_rounding_mode", passed ? "" : to_string(r.failed_mode)}});
     });
     return passed;
 }
@@ -282,29 +332,36 @@ bool check_scaling_subject(const check_args& a, const flipcheck_subject_v2& s, n
     // amax (2^31, scales.hpp), a binary32 quantizer's every input (2^32); other shapes: a count.
     const bool scale = s.kind == flipcheck_kind_mx_scale || s.kind == flipcheck_kind_scale_value;
     const bool quantizer = s.kind == flipcheck_kind_quantizer && plugin::format_name(s) == "binary32";
-    auto check = [&](bool every) {
+    const std::vector<rounding_mode> modes = asked_modes(a);
+    auto check = [&](bool every, rounding_mode mode) {
         o.every_binary32 = every;
         isolated::note_stage(!replay.empty() ? "replay" : std::string(plugin::kind_name(s.kind)) + (every ? " every input" : ""));
         const std::uint64_t total = !every ? 0 : scale ? std::uint64_t(1) << 31 : quantizer ? std::uint64_t(1) << 32 : 0;
         std::uint64_t calls = 0;
-        return plugin::check_scaling(s, o, replay, [&](std::span<const std::uint64_t> bits) {
-            isolated::note_bits(bits, {});
-            isolated::note_work(++calls, total);
-        });
+        return plugin::check_scaling(
+            s, o, replay,
+            [&](std::span<const std::uint64_t> bits) {
+                isolated::note_bits(bits, {});
+                isolated::note_work(++calls, total);
+            },
+            mode);
     };
     // --every-input runs the sample first: a failure it finds (in well under a second) is the
     // verdict at once, not after minutes over every input.
-    scaling_report r = check(false);
+    scaling_report r = check(false, modes.front());
     if (a.every_input && replay.empty()) {
-        if (r.passed()) r = check(true);
+        if (r.passed()) r = check(true, modes.front());
         else r.domain += " (--every-input: the sample failed first, so every input was not run)";
     }
-    fmt::print("{} ({}, {}): {} after {} inputs, {}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain);
+    check_other_modes(modes, r, [&](rounding_mode mode) { return check(false, mode); });
+    fmt::print("{} ({}, {}): {} after {} inputs, {}{}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain,
+               rounding_tail(a));
     if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
-    if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay);
+    if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay, r.failed_mode);
     out.push_back({{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)}, {"declared", r.claim},
                    {"cases", r.checks}, {"verdict", r.passed() ? "pass" : "fail"}, {"domain", r.domain},
-                   {"exhaustive", r.exhaustive}, {"counterexample", r.counterexample.value_or("")}});
+                   {"exhaustive", r.exhaustive}, {"counterexample", r.counterexample.value_or("")}, {"rounding", a.rounding},
+                   {"failed_rounding_mode", r.passed() ? "" : to_string(r.failed_mode)}});
     return r.passed();
 }
 
@@ -414,7 +471,7 @@ int run_check(const check_args& a) {
     const isolated::outcome opened = isolated::run([&] { return catalogue_text(plugin::library(a.plugin)); }, a.timeout,
                                                    "opening " + a.plugin);
     if (opened.how == isolated::outcome::end::stopped) {
-        fmt::print("verdict: INTERRUPTED: the plug-in was being opened, no subject checked\n");
+        print_verdict_line("INTERRUPTED: the plug-in was being opened, no subject checked");
         out.write("interrupted", {{"plugin", a.plugin}, {"subjects", nlohmann::json::array()}});
         return exit_for_stop();
     }
@@ -479,7 +536,7 @@ int run_check(const check_args& a) {
     }
     const bool stopped = stop.load();
     const std::string verdict = stopped ? "interrupted" : failed ? "fail" : "pass";
-    fmt::print("verdict: {}\n", tally_verdict("subject", std::size_t(failed), std::size_t(checked), chosen.size(), stopped));
+    print_verdict_line(tally_verdict("subject", std::size_t(failed), std::size_t(checked), chosen.size(), stopped));
     out.write(verdict, {{"plugin", a.plugin}, {"subjects", rows}});
     if (stopped) return exit_for_stop();
     return failed ? exit_fail : exit_pass;

@@ -11,6 +11,9 @@ struct check_args {
     std::string plugin, subject, format, device = "auto", key, case_file, json;
     bool all = false;
     bool every_input = false;  // quantizers, scales, keys of binary32: every input, not a sample
+    // The caller's rounding mode a scale, quantizer or amax is checked in (rounding_mode.hpp's
+    // names), or "any": each of the four, the subject claiming to be right in any.
+    std::string rounding = "to_nearest";
     std::uint64_t seed = 1;
     std::size_t cases = 2000;
     double timeout = 60;  // seconds one call into a subject may take (a mapping's whole sweep is one call)

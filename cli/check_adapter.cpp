@@ -293,7 +293,7 @@ int run_adapter_check(const check_args& a) {
     }
     const bool stopped = stop.load();
     const std::string verdict = stopped ? "interrupted" : failed ? "fail" : "pass";
-    fmt::print("verdict: {}\n", tally_verdict("subject", std::size_t(failed), std::size_t(checked.load()), chosen.size(), stopped));
+    print_verdict_line(tally_verdict("subject", std::size_t(failed), std::size_t(checked.load()), chosen.size(), stopped));
     out.write(verdict, {{"adapter", a.adapter_stdio ? "--adapter-stdio" : a.adapter},
                         {"framework", adapter->framework()},
                         {"version", adapter->version()},

@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "flipcheck/run/machine.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/number.hpp"
 #include "arguments.hpp"
@@ -96,16 +97,19 @@ void check_checkpoint_writable(const std::filesystem::path& p) {
 
 // "verdict: PASS ..." : the last line of every command, whatever happened.
 void print_verdict(std::string_view verdict, const std::string& counts) {
-    fmt::print("verdict: {}: {}\n", verdict == "pass" ? "PASS" : verdict == "fail" ? "FAIL" : "INTERRUPTED", counts);
+    print_verdict_line(fmt::format("{}: {}", verdict == "pass" ? "PASS" : verdict == "fail" ? "FAIL" : "INTERRUPTED", counts));
 }
 
 backend choose_backend(const std::string& device) {
     if (device == "cpu") return backend::cpu;
     if (device == "gpu") {
         if (!gpu_available()) throw fc::input_error("--device gpu: no CUDA device is present (or this build has no GPU support)");
+        fc::run::note_gpu_used();
         return backend::gpu;
     }
-    return gpu_available() ? backend::gpu : backend::cpu;
+    if (!gpu_available()) return backend::cpu;
+    fc::run::note_gpu_used();
+    return backend::gpu;
 }
 
 
@@ -299,7 +303,8 @@ int run_main_job(const std::string& device, const std::string& json, const std::
                "canonical keys on the CPU{}, against\nthe oracle (amax.hpp, scale.hpp, scale_recipe.hpp, quantize.hpp, scaled_quantize.hpp, "
                "canonical_key.hpp)\n\n",
                b == backend::gpu ? " and on the GPU (gpu/amax.hpp's kernels)" : "");
-    fmt::print("{:<22} {:<4} {:<16} {:<76} {:>11} {:<11} {:<8}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict");
+    fmt::print("{:<22} {:<4} {:<16} {:<76} {:>11} {:<11} {:<8} {}\n", "subject", "on", "shape", "claim", "checks", "domain", "verdict",
+               "rounding modes");
     const auto scaling = [&] {
         const heartbeat beat("the scaling path");
         return job.scaling();
@@ -307,8 +312,9 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     nlohmann::json scaling_rows = nlohmann::json::array();
     int scaling_passed = 0;
     for (const auto& r : scaling) {
-        fmt::print("{:<22} {:<4} {:<16} {:<76} {:>11} {:<11} {:<8}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
-                   r.report.checks, r.report.exhaustive ? "exhaustive" : "sampled", r.report.passed() ? "pass" : "FAIL");
+        fmt::print("{:<22} {:<4} {:<16} {:<76} {:>11} {:<11} {:<8} {}\n", r.report.subject, r.device, r.report.shape, r.report.claim,
+                   r.report.checks, r.report.exhaustive ? "exhaustive" : "sampled", r.report.passed() ? "pass" : "FAIL",
+                   r.device == "gpu" ? "per instruction (the device has no mode)" : r.report.rounding);
         scaling_passed += r.report.passed();
         scaling_rows.push_back(to_json(r));
     }

@@ -16,6 +16,7 @@
 #include <xxhash.h>
 #include <fmt/format.h>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/error.hpp"
 #include "output.hpp"
@@ -55,14 +56,11 @@ std::string file_digest(const std::string& path) {
 }
 
 // Whether this thread flushes subnormal results (FTZ) or reads subnormal inputs as zero (DAZ):
-// a library the command loads could set them, and a sweep under them is another experiment.
+// a library the command loads could set them (checks run in IEEE's default regardless:
+// float_environment.hpp), and a merge refuses shards whose processes differed.
 nlohmann::json float_modes() {
-#if defined(__x86_64__) || defined(__i386__)
-    const unsigned csr = _mm_getcsr();
-    return {{"ftz", bool(csr & 0x8000)}, {"daz", bool(csr & 0x0040)}};
-#else
-    return {{"ftz", nullptr}, {"daz", nullptr}};
-#endif
+    const float_environment e = current_float_environment();
+    return {{"ftz", e.ftz}, {"daz", e.daz}};
 }
 
 std::string utc_now() {

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "flipcheck/run/machine.hpp"
 #include "flipcheck/error.hpp"
 
 namespace flipcheck::cli {
@@ -101,6 +102,7 @@ void json_file::write(std::string_view verdict, const nlohmann::json& doc) const
     if (path_.empty()) return;
     nlohmann::ordered_json out{{"schema", json_schema_version}, {"verdict", verdict}};
     for (const auto& [k, v] : doc.items()) out[k] = v;
+    if (!out.contains("environment")) out["environment"] = run::environment_json();
     write_atomically(option_ + " " + path_, path_, out.dump(2) + "\n");
 }
 

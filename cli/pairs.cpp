@@ -43,9 +43,9 @@ int run_pairs(const pairs_args& a, run::backend b) {
     fmt::print("{}", render_summary(r));
     for (const auto& c : r.counterexamples) fmt::print("{}", render_counterexample(r, c));
     const std::string verdict = json_verdict(r);
-    fmt::print("verdict: {}: {} rows checked ({:.6g} pairs, {}), {} failing pairs\n",
+    print_verdict_line(fmt::format("{}: {} rows checked ({:.6g} pairs, {}), {} failing pairs",
                r.interrupted ? "INTERRUPTED" : r.passed() ? "PASS" : "FAIL", r.rows_checked, r.pairs_checked(),
-               r.rows_checked == (std::uint64_t(1) << width) ? "every pair: exhaustive" : "a range of rows", r.failing_pairs);
+               r.rows_checked == (std::uint64_t(1) << width) ? "every pair: exhaustive" : "a range of rows", r.failing_pairs));
     out.write(verdict, to_json(r));
     write_pairs_manifest(a.manifest, part, space, r, a.threads);
     if (r.interrupted) {

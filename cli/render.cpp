@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "flipcheck/run/machine.hpp"
 #include "flipcheck/catalog/registry.hpp"
 
 #include <fmt/format.h>
@@ -112,6 +113,10 @@ std::string render_counterexample(const sweep_report& r, const counterexample& c
     }
     return fmt::format("  {} broken at key {}\n    {}\n    expected: {}\n    actual:   {}\n    repro:    {}\n",
                        to_string(c.law), key, what, expected, actual, repro_command(r, c));
+}
+
+void print_verdict_line(const std::string& text) {
+    fmt::print("{}\nverdict: {}\n", run::environment_line(), text);
 }
 
 std::string tally_verdict(const std::string& noun, std::size_t failed, std::size_t checked, std::size_t asked, bool stopped) {

@@ -35,6 +35,10 @@ nlohmann::json to_json(const pairs_report& r);
 // "FAIL: 2 of 6 subjects failed", "INTERRUPTED: 3 of 5 subjects checked (1 failed), 2 not checked".
 // `noun` is one of them ("subject", "workgroup size"); `asked` how many were to be checked.
 std::string tally_verdict(const std::string& noun, std::size_t failed, std::size_t checked, std::size_t asked, bool stopped);
+// The last two lines of every command's report: where it ran (run/machine.hpp: the CPU, the
+// floating-point environment the checks ran in and the process's own, the GPU), then
+// "verdict: TEXT".
+void print_verdict_line(const std::string& text);
 std::string human_rate(double per_second);
 std::string human_seconds(double s);
 std::string human_share(double share);  // "1" for the whole, else like "6.8e-13"

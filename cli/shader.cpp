@@ -73,7 +73,7 @@ int check_mapping_shader(const check_args& a, const sh::source& src) {
                        hex(end, end >> 32 ? 36 : 32));
         }
     }
-    fmt::print("verdict: {}: {} keys swept\n", r.passed() ? "PASS" : "FAIL", r.range.size());
+    print_verdict_line(fmt::format("{}: {} keys swept", r.passed() ? "PASS" : "FAIL", r.range.size()));
     json_file("--json", a.json).write(r.passed() ? "pass" : "fail", row);
     return r.passed() ? exit_pass : exit_fail;
 }
@@ -139,7 +139,7 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
         rows.push_back(row);
         std::fflush(stdout);
     }
-    fmt::print("verdict: {}\n", tally_verdict("workgroup size", failed, rows.size(), sizes.size(), false));
+    print_verdict_line(tally_verdict("workgroup size", failed, rows.size(), sizes.size(), false));
     json_file("--json", a.json).write(all_passed ? "pass" : "fail", {{"device", sh::vulkan::get().info().text()}, {"checks", rows}});
     return all_passed ? exit_pass : exit_fail;
 }
@@ -172,12 +172,12 @@ int run_shader_check(const check_args& a) {
         a.timeout, "shader " + a.shader);
     if (o.finished()) return std::stoi(o.result);
     if (o.how == isolated::outcome::end::stopped) {
-        fmt::print("verdict: INTERRUPTED: the check of {} was stopped\n", a.shader);
+        print_verdict_line(fmt::format("INTERRUPTED: the check of {} was stopped", a.shader));
         return exit_for_stop();
     }
     fmt::print("shader {}: FAIL: {}{}{}\n", a.shader, o.how == isolated::outcome::end::threw ? "" : "its check ", o.what,
                o.stage.empty() ? "" : " during " + o.stage);
-    fmt::print("verdict: FAIL: the check of the shader did not finish\n");
+    print_verdict_line("FAIL: the check of the shader did not finish");
     json_file("--json", a.json).write("fail", {{"shader", a.shader}, {"what", o.what}, {"stage", o.stage}});
     return exit_fail;
 }

@@ -130,6 +130,11 @@ if [[ $parts == *plugin* ]]; then
   run examples_gpu_test 0 "$bin/examples_gpu_test"
   run examples_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/examples_gpu_test" --gtest_filter='AtomicArgmaxFloat.*:KernelMax.gpu_edge_battery'
   run examples_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/examples_gpu_test" --gtest_filter='AtomicArgmaxFloat.gpu_warp:AtomicMaxFloat.gpu_block_shared'
+  # A user's .cu file built with --use_fast_math: its GPU checks are refused (the oracle's flags
+  # probe, detail/oracle_environment.cuh), and the probe kernel under both sanitizers.
+  run gpu_fast_math_test 0 "$bin/gpu_fast_math_test"
+  run fast_math_memcheck 0 "$san" --tool memcheck --error-exitcode 3 "$bin/gpu_fast_math_test"
+  run fast_math_racecheck 0 "$san" --tool racecheck --error-exitcode 3 "$bin/gpu_fast_math_test"
 fi
 if [[ $parts == *reductions* ]]; then
   run reductions 0 scripts/run_reductions_on_device.sh "$bin" "$logs/reductions"

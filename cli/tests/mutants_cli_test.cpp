@@ -13,7 +13,8 @@ TEST(mutants, every_cpu_mutant_is_killed) {
     const auto r = run_flipcheck("mutants --device cpu");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_EQ(r.output.find("SURVIVED"), std::string::npos) << r.output;
-    const auto at = r.output.rfind(" killed\nverdict: PASS: ");  // "N/M killed", then the verdict line
+    const auto at = r.output.rfind(" killed\nenvironment: ");  // "N/M killed", then where it ran, then the verdict line
+    EXPECT_NE(r.output.find("\nverdict: PASS: ", at), std::string::npos) << r.output;
     ASSERT_NE(at, std::string::npos) << r.output;
     const auto line = r.output.substr(r.output.rfind('\n', at - 1) + 1);
     const auto slash = line.find('/');

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "run_command.hpp"
@@ -475,4 +476,43 @@ TEST(plugin_check, every_input_stops_at_a_failure_the_sample_finds) {
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_TRUE(has(r.output, "index_key_signed_zeros (canonical key, ")) << r.output;
     EXPECT_TRUE(has(r.output, "(--every-input: the sample failed first, so every input was not run)")) << r.output;
+}
+
+// Issue 57: a library linked with -ffast-math sets FTZ and DAZ as it loads; the oracle would then
+// read every subnormal as zero and fail this right mapping at denorm_min's key. The check runs in
+// IEEE's default environment and says the library changed the process's.
+TEST(plugin_check, a_plugin_linked_with_fast_math_is_judged_in_the_default_environment) {
+    const auto r = run_flipcheck("check --plugin " + std::string(FAST_MATH_PLUGIN) + " --key 0x80000001");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_TRUE(has(r.output, "ftz_loaded_key")) << r.output;
+    EXPECT_TRUE(has(r.output, "checks in IEEE's default floating-point environment")) << r.output;
+#if defined(FLIPCHECK_TEST_FTZ_ON_LOAD)
+    EXPECT_TRUE(has(r.output, "changed this process's floating-point environment to rounding to_nearest, FTZ and DAZ on")) << r.output;
+#endif
+}
+
+// --rounding any: a scale computed in binary32 (max_E / amax) is right to nearest only, and says
+// so nowhere; under another mode its quotient rounds elsewhere. The failure names the mode, its
+// repro carries it, and the same case to nearest passes. A scale of bit arithmetic passes in all four.
+TEST(plugin_check, rounding_any_kills_a_scale_that_rounds_in_the_callers_mode) {
+    const std::string scales = SCALES_PLUGIN;
+    const auto nearest = run_flipcheck("check --plugin " + scales + " --subject tensor_scale_e4m3");
+    EXPECT_EQ(nearest.exit_code, 0) << nearest.output;
+    const auto any = run_flipcheck("check --plugin " + scales + " --subject tensor_scale_e4m3 --rounding any --json rounding.json");
+    EXPECT_EQ(any.exit_code, 1) << any.output;
+    EXPECT_TRUE(has(any.output, "under rounding mode upward (right to_nearest)")) << any.output;
+    EXPECT_TRUE(has(any.output, "--subject tensor_scale_e4m3 --case tensor_scale_e4m3.case --rounding upward")) << any.output;
+    std::ifstream json("rounding.json");
+    const std::string doc((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(has(doc, "\"failed_rounding_mode\": \"upward\"")) << doc;
+    EXPECT_TRUE(has(doc, "\"environment\"")) << doc;
+    const auto again = run_flipcheck("check --plugin " + scales + " --subject tensor_scale_e4m3 --case tensor_scale_e4m3.case --rounding upward");
+    EXPECT_EQ(again.exit_code, 1) << again.output;
+    const auto case_to_nearest = run_flipcheck("check --plugin " + scales + " --subject tensor_scale_e4m3 --case tensor_scale_e4m3.case");
+    EXPECT_EQ(case_to_nearest.exit_code, 0) << case_to_nearest.output;
+    const auto bits = run_flipcheck("check --plugin " + scales + " --subject block_scale_f32 --rounding any");
+    EXPECT_EQ(bits.exit_code, 0) << bits.output;
+    EXPECT_TRUE(has(bits.output, "rounding: every mode (--rounding any")) << bits.output;
+    const auto bad = run_flipcheck("check --plugin " + scales + " --rounding sideways");
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
 }

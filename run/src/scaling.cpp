@@ -48,7 +48,8 @@ nlohmann::json to_json(const scaling_row& r) {
     return {{"subject", r.report.subject}, {"shape", r.report.shape},   {"claim", r.report.claim},
             {"device", r.device},          {"domain", r.report.domain}, {"exhaustive", r.report.exhaustive},
             {"checks", r.report.checks},   {"mutant", r.mutant},        {"verdict", r.report.passed() ? "pass" : "fail"},
-            {"counterexample", r.report.counterexample.value_or("")},   {"seconds", r.seconds}};
+            {"counterexample", r.report.counterexample.value_or("")},   {"seconds", r.seconds},
+            {"rounding", r.device == "gpu" ? "per instruction (the device has no rounding mode)" : r.report.rounding}};
 }
 
 }  // namespace flipcheck::run

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flipcheck/rounding_mode.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/minifloat.hpp"
 #include "flipcheck/oracle.hpp"
@@ -132,6 +133,7 @@ template <amax_format F, nan_policy P>
 struct keyed_amax {
     using format = F;
     static constexpr nan_policy declared = P;
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;  // integer keys only
     static typename F::storage amax(std::span<const typename F::storage> xs) noexcept {
         typename F::storage best = 0;
         for (auto x : xs) {

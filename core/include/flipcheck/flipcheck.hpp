@@ -6,6 +6,8 @@
 // semantics: formats, mappings, policies, the oracle and the laws
 #include "flipcheck/hd.hpp"
 #include "flipcheck/error.hpp"
+#include "flipcheck/rounding_mode.hpp"
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/minifloat.hpp"
 #include "flipcheck/formats.hpp"
@@ -41,6 +43,7 @@
 #include "flipcheck/check/mappings.hpp"
 #include "flipcheck/check/every_core.hpp"
 #include "flipcheck/check/scaling_report.hpp"
+#include "flipcheck/check/rounding_modes.hpp"
 #include "flipcheck/check/quantizers.hpp"
 #include "flipcheck/check/scaled_quantizers.hpp"
 #include "flipcheck/check/canonical_keys.hpp"

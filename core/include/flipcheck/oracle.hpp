@@ -11,6 +11,12 @@
 #include "flipcheck/format.hpp"
 #include "flipcheck/policy.hpp"
 
+// -ffast-math lets the compiler assume that no value is NaN or -0 and fold the very comparisons
+// the oracle is made of: no run-time guard can undo that (float_environment.hpp guards the run).
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0)
+#error "flipcheck's oracle cannot be compiled with -ffast-math or -ffinite-math-only: the compiler may then assume no NaN and no -0 and fold the comparisons it judges with. Compile the code under test with fast math in a file of its own and the test that includes flipcheck without it (docs/environment.md)."
+#endif
+
 // The laws combine bools with & and | on purpose: no short-circuit branches, so loops vectorize.
 #if defined(__clang__)
 #pragma clang diagnostic push

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flipcheck/rounding_mode.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/minifloat.hpp"
 #include "flipcheck/oracle.hpp"
@@ -199,6 +200,8 @@ struct quantizer {
     using format = F;
     using element = E;
     static constexpr quantize_policy declared = P;
+    // quantize_bits scales by powers of two and takes a fraction that is exact: no step rounds.
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;
     FLIPCHECK_HD static code_t<E> quantize(typename F::storage x) noexcept {
         return quantize_bits<E, P>(float(F::to_value(x)));
     }

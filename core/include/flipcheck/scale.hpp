@@ -36,6 +36,7 @@
 #include <limits>
 #include <span>
 
+#include "flipcheck/rounding_mode.hpp"
 #include "flipcheck/amax.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/minifloat.hpp"
@@ -140,6 +141,7 @@ FLIPCHECK_HD constexpr std::uint8_t mx_scale_bits(std::uint32_t amax_bits) noexc
 template <format E>
 struct mx_scale_from_bits {
     using element = E;
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;  // bit arithmetic and exact scalings only
     FLIPCHECK_HD static std::uint8_t scale(std::uint32_t amax_bits) noexcept { return mx_scale_bits<E>(amax_bits); }
 };
 
@@ -150,6 +152,7 @@ struct mx_block_scale {
     using format = F;
     using element = E;
     static constexpr nan_policy declared = nan_policy::propagate;
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;  // bit arithmetic and exact scalings only
     static std::uint8_t block_scale(std::span<const typename F::storage> block) noexcept {
         return mx_scale_bits<E>(bit_cast<std::uint32_t>(float(F::to_value(keyed_amax<F, declared>::amax(block)))));
     }
@@ -165,6 +168,7 @@ FLIPCHECK_HD inline float tensor_scale(float max_elem, float amax) noexcept {
 template <format E>
 struct fp8_tensor_scale {
     using element = E;
+    static constexpr rounding_claim rounding_modes = needs_rounding(rounding_mode::to_nearest);  // max_E / amax rounds in the caller's mode
     FLIPCHECK_HD static float tensor_scale(float amax) noexcept { return flipcheck::tensor_scale(E::to_value(E::max_finite), amax); }
 };
 
@@ -172,6 +176,7 @@ struct fp8_tensor_scale {
 // shifted exponent field; 0xff is NaN (TransformerEngine#3262 and #3070 got these two wrong).
 struct e8m0_decode {
     using format = float8_e8m0fnu;
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;  // bit arithmetic and exact scalings only
     FLIPCHECK_HD static float decode(std::uint8_t c) noexcept {
         if (c == 0xff) return bit_cast<float>(0x7fc00000u);
         if (c == 0x00) return bit_cast<float>(0x00400000u);
@@ -203,11 +208,13 @@ template <class = void>
 struct nvfp4_global_scale {
     using element = float4_e2m1fn;
     static constexpr float max_value = nvfp4_max;
+    static constexpr rounding_claim rounding_modes = needs_rounding(rounding_mode::to_nearest);  // 448 * 6 / amax rounds in the caller's mode
     FLIPCHECK_HD static float tensor_scale(float amax) noexcept { return flipcheck::tensor_scale(nvfp4_max, amax); }
 };
 
 // NVFP4's built-in block scale (3), as a kernel computes it.
 struct nvfp4_block_scale {
+    static constexpr rounding_claim rounding_modes = needs_rounding(rounding_mode::to_nearest);  // amax / 6 * global rounds in the caller's mode
     FLIPCHECK_HD static std::uint8_t block_scale(float block_amax, float global_scale) noexcept {
         return to_e4m3fn_satfinite(block_amax / 6.0f * global_scale);
     }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "flipcheck/rounding_mode.hpp"
 #include "flipcheck/format.hpp"
 #include "flipcheck/hd.hpp"
 #include "flipcheck/oracle.hpp"
@@ -78,6 +79,7 @@ template <format E>
 struct mx_scale_rceil {
     using element = E;
     static constexpr scale_recipe recipe = rceil;
+    static constexpr rounding_claim rounding_modes = needs_rounding(rounding_mode::to_nearest);  // amax / max_E rounds in the caller's mode
     FLIPCHECK_HD static std::uint8_t scale(std::uint32_t amax_bits) noexcept {
         return rceil_scale_bits(E::to_value(E::max_finite), 0.0f, amax_bits);
     }
@@ -86,6 +88,7 @@ template <format E>
 struct mx_scale_rceil_eps {
     using element = E;
     static constexpr scale_recipe recipe = rceil_eps;
+    static constexpr rounding_claim rounding_modes = needs_rounding(rounding_mode::to_nearest);  // amax / max_E rounds in the caller's mode
     FLIPCHECK_HD static std::uint8_t scale(std::uint32_t amax_bits) noexcept {
         return rceil_scale_bits(E::to_value(E::max_finite), rceil_eps.amax_floor, amax_bits);
     }
@@ -97,6 +100,7 @@ template <class X>
 struct mx_scale_value_of {
     using element = typename X::element;
     static constexpr scale_recipe recipe = X::recipe;
+    static constexpr rounding_claim rounding_modes = X::rounding_modes;
     FLIPCHECK_HD static float scale_value(float amax) noexcept { return e8m0_decode::decode(X::scale(bit_cast<std::uint32_t>(amax))); }
 };
 

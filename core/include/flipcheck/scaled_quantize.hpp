@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "flipcheck/rounding_mode.hpp"
 #include "flipcheck/quantize.hpp"
 
 namespace flipcheck {
@@ -81,6 +82,10 @@ struct scaled_quantizer {
     using format = F;
     using element = E;
     static constexpr scaled_policy declared = P;
+    // A binary32 intermediate, or a binary64 quotient, rounds in the caller's mode; a binary64
+    // product of two binary32 values is exact, and round_to_odd works on its bits.
+    static constexpr rounding_claim rounding_modes =
+        P.via == intermediate::exact && P.op == scale_op::multiply ? any_rounding_mode : needs_rounding(rounding_mode::to_nearest);
     FLIPCHECK_HD static code_t<E> quantize_scaled(typename F::storage x, float s) noexcept {
         const float v = float(F::to_value(x));
         float y;

@@ -105,6 +105,21 @@ std::vector<typename F::storage> draw_array() {
 inline std::string replay_line(const char* variable, const std::string& value, const char* suite) {
     return std::string(variable) + "='" + value + "' " + program() + " --gtest_filter=" + suite + ".replay";
 }
+// A scaling subject's replay line: its case, and the rounding mode the case fails in when that is
+// not to_nearest (FLIPCHECK_ROUNDING, which Suite.replay reads).
+inline std::string replay_line(const scaling_report& r, const char* suite) {
+    const std::string line = replay_line("FLIPCHECK_CASE", r.replay, suite);
+    if (r.failed_mode == rounding_mode::to_nearest) return line;
+    return std::string("FLIPCHECK_ROUNDING=") + to_string(r.failed_mode) + " " + line;
+}
+// FLIPCHECK_ROUNDING's mode for a replay (to_nearest when unset); an unknown name is an input_error.
+inline rounding_mode replay_rounding_mode() {
+    const char* text = std::getenv("FLIPCHECK_ROUNDING");
+    rounding_mode m = rounding_mode::to_nearest;
+    if (text && !parse_rounding_mode(text, m))
+        throw input_error("FLIPCHECK_ROUNDING='" + std::string(text) + "': expected to_nearest, upward, downward or toward_zero");
+    return m;
+}
 
 // ---- fail fast ----------------------------------------------------------------------------------
 // Once a stage of a suite has failed, its later stages are skipped and say so: the counterexample
@@ -144,6 +159,7 @@ inline bool skipped_after_failure(const char* suite) {
 // ("": none), which the macro's RC_FAIL reports from the user's file.
 template <mapping M>
 std::string mapping_law(law_id l, const char* suite) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using F = typename M::format;
     using S = typename F::storage;
     if (skipped_after_failure(suite)) return "";
@@ -215,6 +231,7 @@ void stage(check_stage s, const char* suite) {
 // RapidCheck's stage: a drawn array (and, for an atomic strategy, a drawn interleaving of it).
 template <format F>
 std::string random_case(const reducer_subject<F>& subject, const char* suite) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename F::storage;
     if (skipped_after_failure(suite)) return "";
     const std::vector<S> xs = draw_array<F>();
@@ -288,6 +305,7 @@ using case_format = std::conditional_t<scaled_quantizer_subject<X>, binary32, ty
 // and check/canonical_keys.hpp's `only`: their magnitudes, both signs, every law between them).
 template <many_to_one_subject X>
 scaling_report judge_inputs(const std::vector<typename case_format<X>::storage>& only) {
+    const ieee_environment ieee;
     using F = typename X::format;
     using S = typename F::storage;
     if constexpr (scaled_quantizer_subject<X>) {
@@ -301,17 +319,45 @@ scaling_report judge_inputs(const std::vector<typename case_format<X>::storage>&
                                          only);
     }
 }
+// The same with X's calls in rounding mode m; `every_declared`: in each mode X declares instead
+// (to_nearest, then the three others for a subject right in any mode), the first failure kept.
+template <many_to_one_subject X>
+scaling_report judge_inputs_in(const std::vector<typename case_format<X>::storage>& only, rounding_mode m) {
+    scaling_report r = with_rounding_mode(m, [&]<rounding_mode M>() {
+        if constexpr (M == rounding_mode::to_nearest) return judge_inputs<X>(only);
+        else return judge_inputs<in_rounding_mode<X, M>>(only);
+    });
+    r.failed_mode = m;
+    return r;
+}
+template <many_to_one_subject X>
+scaling_report judge_inputs_declared(const std::vector<typename case_format<X>::storage>& only) {
+    constexpr rounding_claim claim = declared_rounding<X>();
+    if constexpr (!claim.any) return judge_inputs_in<X>(only, claim.needs);
+    std::uint64_t checks = 0;
+    scaling_report r;
+    for (rounding_mode m : all_rounding_modes) {
+        r = judge_inputs_in<X>(only, m);
+        checks += r.checks;
+        if (!r.passed()) {
+            if (m != rounding_mode::to_nearest) r.counterexample = std::string("under rounding mode ") + to_string(m) + ": " + *r.counterexample;
+            break;
+        }
+    }
+    r.checks = checks;
+    return r;
+}
 
 inline std::string scaling_text(const scaling_report& r) {
     return r.shape + " (" + r.claim + "): " + (r.passed() ? "pass" : "FAIL: " + r.counterexample.value_or("")) + "\n  (" +
-           std::to_string(r.checks) + " inputs: " + r.domain + ")";
+           std::to_string(r.checks) + " inputs: " + r.domain + (r.rounding.empty() ? "" : "; rounding: " + r.rounding) + ")";
 }
 
 template <many_to_one_subject X>
 void against_the_oracle(const char* suite) {
     if (skipped_after_failure(suite)) return;
     const scaling_report r = check_scaling<X>();
-    ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+    ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line(r, suite);
 }
 
 // RapidCheck's stage: two drawn inputs (gen::bits: edge values, NaN payloads, random patterns), every
@@ -328,9 +374,9 @@ std::string drawn_inputs(const char* suite) {
     } else {
         xs = {draw_bits<F>(), draw_bits<F>()};
     }
-    const scaling_report r = judge_inputs<X>(xs);
+    const scaling_report r = judge_inputs_declared<X>(xs);
     if (r.passed()) return "";
-    return scaling_text(r) + "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite);
+    return scaling_text(r) + "\n  replay: " + replay_line(r, suite);
 }
 
 template <many_to_one_subject X>
@@ -348,8 +394,14 @@ void many_to_one_replay(const char* suite) {
     }
     if (xs.empty()) FAIL() << "FLIPCHECK_CASE lists no input";
     if (scaled_quantizer_subject<X> && xs.size() % 2) FAIL() << "FLIPCHECK_CASE lists (x, s) pairs: an even count";
-    const scaling_report r = judge_inputs<X>(xs);
-    ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+    rounding_mode m = rounding_mode::to_nearest;
+    try {
+        m = replay_rounding_mode();
+    } catch (const input_error& e) {
+        FAIL() << e.what();
+    }
+    const scaling_report r = judge_inputs_in<X>(xs, m);
+    ASSERT_TRUE(r.passed()) << scaling_text(r) << "\n  replay: " << replay_line(r, suite);
 }
 
 // ---- the scaling path ---------------------------------------------------------------------------
@@ -357,8 +409,7 @@ void many_to_one_replay(const char* suite) {
 template <scaling_subject X>
 void scaling_against_the_oracle(const char* suite) {
     const scaling_report r = check_scaling<X>();
-    EXPECT_TRUE(r.passed()) << suite << " " << scaling_text(r)
-                            << (r.replay.empty() ? "" : "\n  replay: " + replay_line("FLIPCHECK_CASE", r.replay, suite));
+    EXPECT_TRUE(r.passed()) << suite << " " << scaling_text(r) << (r.replay.empty() ? "" : "\n  replay: " + replay_line(r, suite));
 }
 
 template <scaling_subject X>
@@ -370,11 +421,11 @@ void scaling_replay(const char* suite) {
         if (!text) GTEST_SKIP() << "set FLIPCHECK_CASE='<format>: <bits, comma-separated>' (as a failure's replay line gives it) to check that case";
         scaling_report r;
         try {
-            r = check_scaling_case<X>(text);
+            r = check_scaling_case<X>(text, replay_rounding_mode());
         } catch (const input_error& e) {
             FAIL() << "FLIPCHECK_CASE: " << e.what();
         }
-        ASSERT_TRUE(r.passed()) << suite << " " << scaling_text(r) << "\n  replay: " << replay_line("FLIPCHECK_CASE", r.replay, suite);
+        ASSERT_TRUE(r.passed()) << suite << " " << scaling_text(r) << "\n  replay: " << replay_line(r, suite);
     }
 }
 

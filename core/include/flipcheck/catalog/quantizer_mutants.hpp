@@ -4,6 +4,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <type_traits>
 
@@ -159,6 +160,27 @@ struct fnuz_abs_amax {
             if (F::to_value(a) > F::to_value(best)) best = a;
         }
         return best;
+    }
+};
+
+// bfloat16 to the element, nearest even declared for any rounding mode, with the count of the
+// binade's quantum rounded by nearbyint: that rounds in the caller's mode, so it is right only
+// while the mode is to_nearest (the built-in's quantize_bits rounds with its own arithmetic).
+template <element_format E>
+struct quantize_nearbyint {
+    using format = bfloat16;
+    using element = E;
+    static constexpr quantize_policy declared{rounding::nearest_even, saturation::finite};
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;
+    static code_t<E> quantize(typename bfloat16::storage x) noexcept {
+        const float v = float(bfloat16::to_value(x));
+        const float a = std::fabs(v);
+        if (!(a == a) || a == std::numeric_limits<float>::infinity()) return quantize_bits<E, declared>(v);
+        constexpr int m = E::mantissa_bits, emin = 1 - E::bias;
+        const int field = std::ilogb(a);
+        const int e = a == 0 || field < emin ? emin : field;
+        const float quantum = std::ldexp(1.0f, e - m);
+        return quantize_bits<E, declared>(std::copysign(std::nearbyint(a / quantum) * quantum, v));  // a / quantum: exact
     }
 };
 

@@ -469,6 +469,10 @@ using scaled_double_rounding = mutants::scaled_double_rounding<E>;
 template <class E>
 using scaled_reciprocal = mutants::scaled_reciprocal<E>;
 template <class E>
+using fp8_tensor_scale_any_mode = mutants::fp8_tensor_scale_any_mode<E>;
+template <class E>
+using quantize_nearbyint = mutants::quantize_nearbyint<E>;
+template <class E>
 using scaled_flushed_intermediate = mutants::scaled_flushed_intermediate<E>;
 template <class F>
 using e4m3fn_nan_as_480 = mutants::e4m3fn_nan_as_480<F>;
@@ -509,7 +513,9 @@ using scaling_mutants = list<
     scaling_entry<0xa7, "nvfp4_global_scale_unguarded", nvfp4_global_scale_unguarded, true, law_id::scale_agreement, "flashinfer#3448", "NVFP4's global scale 448 * 6 / amax with no zero guard: +inf for an all-zero tensor", formats_of<float4_e2m1fn>>,
     scaling_entry<0xab, "scaled_double_rounding", scaled_double_rounding, true, law_id::quantize_rounding, "(x * scale).to(fp8) sold as a fused conversion", "declares x * s quantized once, rounds the product to binary32 first: a product just off a midpoint ties to even", formats_of<float8_e4m3fn, float4_e2m1fn>>,
     scaling_entry<0xac, "scaled_reciprocal", scaled_reciprocal, true, law_id::quantize_rounding, "x * scale_inv for x / scale", "declares x / s, multiplies by 1 / s rounded to binary32", formats_of<float8_e4m3fn>>,
-    scaling_entry<0xad, "scaled_flushed_intermediate", scaled_flushed_intermediate, true, law_id::quantize_idempotent, "nvcc --use_fast_math (-ftz=true)", "x * s with a subnormal product flushed to zero before the narrowing", formats_of<bfloat16>>>;
+    scaling_entry<0xad, "scaled_flushed_intermediate", scaled_flushed_intermediate, true, law_id::quantize_idempotent, "nvcc --use_fast_math (-ftz=true)", "x * s with a subnormal product flushed to zero before the narrowing", formats_of<bfloat16>>,
+    scaling_entry<0xae, "fp8_tensor_scale_any_mode", fp8_tensor_scale_any_mode, true, law_id::scale_agreement, "a kernel library called after fesetround", "max_E / amax in binary32, declared right in any rounding mode: the quotient rounds in the caller's mode", formats_of<float8_e4m3fn>>,
+    scaling_entry<0xaf, "quantize_nearbyint", quantize_nearbyint, true, law_id::quantize_rounding, "nearbyint for IEEE's roundTiesToEven", "declares ties to even in any rounding mode, rounds with nearbyint: the caller's mode", formats_of<float8_e4m3fn>>>;
 
 // Every (entry, format) pair of the scaling path, as concrete types (instance<E, F>::type).
 using scaling_instances = instances<scaling>;

@@ -214,4 +214,13 @@ struct nvfp4_global_scale_unguarded {
     static float tensor_scale(float amax) { return nvfp4_max / amax; }
 };
 
+// TransformerEngine's current scaling (max_E / amax in binary32) sold as right in any rounding
+// mode: the quotient rounds in the caller's mode, so a caller that ran fesetround(FE_UPWARD)
+// gets scales one ulp off the recipe's (check/rounding_modes.hpp; the built-in declares
+// to_nearest).
+template <class E>
+struct fp8_tensor_scale_any_mode : fp8_tensor_scale<E> {
+    static constexpr rounding_claim rounding_modes = any_rounding_mode;
+};
+
 }  // namespace flipcheck::mutants

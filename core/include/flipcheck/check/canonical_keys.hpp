@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/canonical_key.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/case_text.hpp"
@@ -200,6 +201,7 @@ void conclude(scaling_report& r, equivalence e, const key_findings<typename F::s
 template <format F, class KeyOf, class ShowKey>
 scaling_report check_canonical_key_of(equivalence e, KeyOf&& key_of, ShowKey&& show_key, const scaling_options& o = {},
                                       const std::vector<typename F::storage>& only = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename F::storage;
     namespace kc = key_check;
     static_assert(key_input<F>, "canonical keys are checked on IEEE-shaped formats (binary16, bfloat16, binary32, binary64)");

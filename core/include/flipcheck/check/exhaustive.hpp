@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/oracle.hpp"
@@ -229,6 +230,7 @@ void judge_pairs(exhaustive_row& r, policy p, reduce_op op, std::span<const std:
 template <format F, class Reduce>
 exhaustive_row check_pair_arrays(std::string subject, policy p, reduce_op op, int length, Reduce&& reduce,
                                  std::optional<std::span<const std::uint8_t>> only = std::nullopt) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     exhaustive_row r{std::move(subject), std::string(packed_pair<F>::name), to_string(p, false), std::string(to_string(op)),
                      only ? int(only->size()) : length, 0, 0, {}, {}};
     if (only) {

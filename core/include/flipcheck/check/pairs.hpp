@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/report.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/mapping.hpp"
@@ -156,6 +157,7 @@ template <mapping M>
 // claimed row is finished, so stopping after the first failing rows still yields the smallest.
 template <mapping M>
 pairs_report check_pairs(const pairs_options& o) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using F = typename M::format;
     using S = typename F::storage;
     static_assert(pairable<F>, "pairs are checked on formats of 32 bits or fewer with no unused bits");

@@ -27,6 +27,7 @@
 #include <span>
 #include <thread>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/every_core.hpp"
@@ -325,6 +326,7 @@ inline constexpr std::string_view every_binary32_domain = "every binary32 patter
 template <quantizer_input F, element_format E, class QuantizeOf>
 scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scaling_options& o = {},
                                   const std::vector<typename F::storage>& only = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename F::storage;
     using C = code_t<E>;
     namespace qc = quantize_check;
@@ -381,6 +383,7 @@ scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scali
 // is bad input (input_error).
 template <element_format E, class Read>
 scaling_report check_quantizer_codes(quantize_policy p, Read&& read, unsigned threads = 0) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using F = binary32;
     using S = std::uint32_t;
     using C = code_t<E>;

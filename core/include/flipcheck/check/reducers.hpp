@@ -44,6 +44,7 @@
 #include <utility>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/atomic.hpp"
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/describe.hpp"
@@ -687,12 +688,14 @@ private:
 
 template <format F>
 check_report check(const reducer_subject<F>& subject, const check_options& o = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     return detail::reducer_checker<F>(subject, o).run();
 }
 // One case only (a replay line's): the stage is `replay`.
 template <format F>
 check_report check_case(const reducer_subject<F>& subject, const std::vector<typename F::storage>& xs,
                         const std::vector<std::size_t>& order = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     return detail::reducer_checker<F>(subject, {}).replay(xs, order);
 }
 

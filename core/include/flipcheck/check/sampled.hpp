@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/random.hpp"
 #include "flipcheck/check/sweep.hpp"
 
@@ -223,6 +224,7 @@ inline constexpr std::uint64_t sampled_chunk = std::uint64_t(1) << 16;
 // the list. Checkpoints are for exhaustive sweeps only (this one takes a fraction of a second).
 template <mapping M>
 sweep_report sampled_sweep(const sweep_options& o, const sample_params& p = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename M::format::storage;
     if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
     if (!o.checkpoint.empty())

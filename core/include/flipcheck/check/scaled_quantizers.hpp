@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/quantizers.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/scaled_quantize.hpp"
@@ -142,6 +143,7 @@ void conclude(scaling_report& r, const quantize_check::findings<typename F::stor
 template <quantizer_input F, element_format E, class QuantizeOf>
 scaling_report check_scaled_quantizer_of(scaled_policy p, QuantizeOf&& q, const scaling_options& o = {},
                                          const std::vector<std::uint32_t>& only = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename F::storage;
     using C = code_t<E>;
     namespace qc = quantize_check;

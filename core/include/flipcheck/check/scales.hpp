@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/every_core.hpp"
@@ -114,6 +115,7 @@ std::optional<std::uint32_t> first_failing_amax(Judge&& fails, unsigned threads 
 template <format E, class CodeOf>
 scaling_report judge_mx_scale(std::string shape, scale_recipe recipe, CodeOf&& code_of, const std::vector<std::uint32_t>& only,
                               bool every, unsigned threads = 0) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     const float max_elem = E::to_value(E::max_finite);
     // OCP's recipe, the default, goes unnamed in the claim (as before recipes existed); the
     // counterexample names it always.
@@ -197,6 +199,7 @@ scaling_report check_mx_scale_value(const scaling_options& o = {}) {
 template <format E, class TensorScaleOf>
 scaling_report check_tensor_scale_of(TensorScaleOf&& tensor_scale_of, const std::vector<std::uint32_t>& only = {},
                                      float target = E::to_value(E::max_finite)) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     const bool own_target = target != E::to_value(E::max_finite);
     scaling_report r{"", "tensor scale",
                      std::string("element ") + std::string(E::name) + (own_target ? ", target " + shortest(target) : std::string()),
@@ -223,6 +226,7 @@ scaling_report check_tensor_scale(const scaling_options& = {}) {
 // `only`: (block amax, global scale) pairs, as binary32 bits one after the other.
 template <class ScaleOf>
 scaling_report check_nvfp4_scale_of(ScaleOf&& scale_of, const std::vector<std::uint32_t>& only = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     scaling_report r{"", "nvfp4 scale", "binary32 block amax -> e4m3fn, global scale 448*6/amax",
                      only.empty() ? "every bfloat16 block amax, +inf, NaN x 12 tensor amaxes (sampled)" : only_words, false, 0, {}};
     auto judge = [&](float a, float g) {

@@ -34,6 +34,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/amax.hpp"
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/check/describe.hpp"
@@ -42,6 +43,7 @@
 #include "flipcheck/check/canonical_keys.hpp"
 #include "flipcheck/check/case_text.hpp"
 #include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/check/rounding_modes.hpp"
 #include "flipcheck/check/scaled_quantizers.hpp"
 #include "flipcheck/check/scales.hpp"
 #include "flipcheck/check/scaling_report.hpp"
@@ -109,6 +111,7 @@ std::vector<std::vector<typename F::storage>> amax_cases(const scaling_options& 
 // driver calls too, with a function that looks its answers up.
 template <amax_format F, class Cases, class AmaxOf>
 void judge_amax(scaling_report& r, nan_policy p, const Cases& cases, AmaxOf&& amax_of) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename F::storage;
     auto nan = [](S x) { return F::is_nan_bits(S(x & F::value_mask)); };
     auto fails = [&](const std::vector<S>& xs) {
@@ -218,6 +221,7 @@ scaling_report check_amax(const scaling_options& o = {}) {
 
 template <format F, class DecodeOf>
 scaling_report check_decode_of(DecodeOf&& decode_of, const std::vector<std::uint8_t>& only = {}) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     scaling_report r{"", "decode", std::string(F::name), only.empty() ? "every code (exhaustive)" : only_words, only.empty(), 0, {}};
     std::vector<std::uint8_t> codes = only;
     for (unsigned c = 0; only.empty() && c <= F::value_mask; ++c) codes.push_back(std::uint8_t(c));
@@ -277,6 +281,7 @@ inline std::string block_cases_words(const scaling_options& o) {
 // kernel is judged by too. Stops at the first failure, shrunk by zeroing elements.
 template <amax_format F, format E, class Blocks, class ScaleOf>
 bool judge_block_scale(scaling_report& r, nan_policy p, const Blocks& blocks, ScaleOf&& scale_of) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using S = typename F::storage;
     auto nan = [](S x) { return F::is_nan_bits(x); };
     auto fails = [&](const std::vector<S>& block) {
@@ -345,9 +350,9 @@ scaling_report check_block_scale(const scaling_options& o = {}) {
         X::declared, [](std::span<const S> b) { return std::uint8_t(X::block_scale(b)); }, o);
 }
 
-// The check a subject's shape calls for.
+// The check a subject's shape calls for, in the thread's environment as it is.
 template <scaling_subject X>
-scaling_report check_scaling(const scaling_options& o = {}) {
+scaling_report check_scaling_shape(const scaling_options& o) {
     if constexpr (amax_subject<X>) return check_amax<X>(o);
     else if constexpr (block_scale_subject<X>) return check_block_scale<X>(o);
     else if constexpr (mx_scale_subject<X>) return check_mx_scale<X>(o);
@@ -360,11 +365,61 @@ scaling_report check_scaling(const scaling_options& o = {}) {
     else return check_nvfp4_scale<X>(o);
 }
 
+// The check a subject's shape calls for, in IEEE's default environment (float_environment.hpp),
+// with X's calls in each rounding mode it declares (check/rounding_modes.hpp). A subject right in
+// any mode is checked to_nearest on the whole domain, then in the three others on the domain
+// without every_triple and every_binary32 (the same edge battery and sample: a mode's effect
+// shows on a quotient's or a product's rounding, which the sample's inputs reach).
+template <scaling_subject X>
+scaling_report check_scaling(const scaling_options& o = {}) {
+    const ieee_environment ieee;
+    constexpr rounding_claim claim = declared_rounding<X>();
+    scaling_report r;
+    if constexpr (claim.any || claim.needs == rounding_mode::to_nearest) r = check_scaling_shape<X>(o);
+    else r = check_scaling_shape<in_rounding_mode<X, claim.needs>>(o), r.failed_mode = claim.needs;
+    if constexpr (claim.any) {
+        scaling_options other = o;
+        other.every_triple = false;
+        other.every_binary32 = false;
+        auto under = [&]<rounding_mode M>() {
+            if (!r.passed() || !o.other_rounding_modes) return;
+            const scaling_report m = check_scaling_shape<in_rounding_mode<X, M>>(other);
+            r.checks += m.checks;
+            if (m.passed()) return;
+            r.counterexample = std::string("under rounding mode ") + to_string(M) + " (right to_nearest): " + *m.counterexample;
+            r.replay = m.replay;
+            r.failed = m.failed;
+            r.failed_mode = M;
+        };
+        under.template operator()<rounding_mode::upward>();
+        under.template operator()<rounding_mode::downward>();
+        under.template operator()<rounding_mode::toward_zero>();
+    }
+    r.rounding = rounding_words(claim);
+    if (claim.any && !o.other_rounding_modes) r.rounding = "to_nearest only (declared any; the other modes not asked)";
+    else if (claim.any && (o.every_triple || o.every_binary32)) r.rounding += "; upward, downward and toward_zero on the sample";
+    return r;
+}
+
 // X judged on one case alone: a failure's `replay` text, as the report above gives it (an amax's
 // array, a scale's or a tensor scale's amax, a decoder's code, a block, an NVFP4 scale's (block
 // amax, global scale) pairs). What FLIPCHECK_CHECK_SCALING's Suite.replay runs; quantizers,
 // scaled quantizers and keys replay through their own macros (rapidcheck.hpp). A case that does
 // not parse, or lists nothing where an input is needed, is an input_error.
+template <scaling_subject X>
+scaling_report check_scaling_case(const std::string& text);
+// The same with X's calls in rounding mode m (a failure's failed_mode), in IEEE's default environment.
+template <scaling_subject X>
+scaling_report check_scaling_case(const std::string& text, rounding_mode m) {
+    const ieee_environment ieee;
+    scaling_report r = with_rounding_mode(m, [&]<rounding_mode M>() {
+        if constexpr (M == rounding_mode::to_nearest) return check_scaling_case<X>(text);
+        else return check_scaling_case<in_rounding_mode<X, M>>(text);
+    });
+    r.failed_mode = m;
+    r.rounding = std::string(to_string(m)) + " (the case's mode)";
+    return r;
+}
 template <scaling_subject X>
 scaling_report check_scaling_case(const std::string& text) {
     static_assert(!quantizer_subject<X> && !scaled_quantizer_subject<X> && !canonical_key_subject<X>,

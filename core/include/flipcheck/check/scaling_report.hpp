@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/law.hpp"
 
 namespace flipcheck {
@@ -19,6 +20,10 @@ struct scaling_report {
     // "binary32: 0x7f800000", check/reducers.hpp's format_case): `flipcheck check --case` replays it.
     std::string replay{};
     law_set failed = 0;  // the laws that failed, where the check tells them apart (quantizers)
+    // The rounding modes the subject was checked in (check/rounding_modes.hpp's words), and the
+    // one its counterexample needs (a replay runs the case in it).
+    std::string rounding{};
+    rounding_mode failed_mode = rounding_mode::to_nearest;
     bool passed() const { return !counterexample; }
 };
 
@@ -31,6 +36,8 @@ struct scaling_options {
     bool every_binary32 = false;  // quantizers, scales, keys: every binary32 input (every core), not a sample
     unsigned threads = 0;         // the threads of an every_binary32 check (0: every core; a plug-in's loader: 1)
     std::uint64_t gpu_patterns = std::uint64_t(1) << 32;  // the GPU's exhaustive domains: 2^32 (less: a sample)
+    bool other_rounding_modes = true;  // a subject declaring any mode: the other three modes too (on a smaller domain:
+                                       // no every_triple, no every_binary32, as check_scaling says)
     bool gpu_ceil_recipes = false;  // the GPU's built-ins: RCEIL's and RCEIL-eps's scales on every amax too
                                     // (gpu_amax_test; the main job leaves them out: 40 ms of its 1.0 s budget)
 };

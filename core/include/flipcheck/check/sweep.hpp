@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/checkpoint.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/check/report.hpp"
@@ -232,6 +233,7 @@ inline std::uint64_t chunk_size_for(key_range r) {
 // threads pull in ascending order; checkpoints, progress, the stop flag and the limit.
 template <mapping M, class Keys>
 sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uint64_t chunk, const char* domain) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using F = typename M::format;
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
@@ -362,6 +364,7 @@ sweep_report sweep_keys(const sweep_options& o, Keys keys, key_range r, std::uin
 // Every key of the format (or of o.range), exhaustively.
 template <mapping M>
 sweep_report sweep(const sweep_options& o) {
+    const ieee_environment ieee;  // the oracle judges in IEEE's default environment (float_environment.hpp)
     using F = typename M::format;
     using S = typename F::storage;
     const key_range r = keys_to_sweep<F>(o);

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flipcheck/float_environment.hpp"
 #include "flipcheck/check/reducers.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/check/exhaustive.hpp"
@@ -444,10 +445,13 @@ inline std::vector<exhaustive_row> check_pairs(const flipcheck_subject_v2& e, co
 // checked as check/scaling.hpp checks the type it came from, on one thread (the ABI's callers are
 // single-threaded); with `replay` (a failure's case, as its report's replay says it), on that
 // case's inputs alone. A case that does not parse is an input_error. `on_call` sees each input
-// (its bits, widened) before the subject does.
+// (its bits, widened) before the subject does. Each call of the subject runs in rounding mode
+// `mode` (check/rounding_modes.hpp), the oracle to nearest.
 inline scaling_report check_scaling(const flipcheck_subject_v2& e, scaling_options o, const std::string& replay = "",
-                                    const std::function<void(std::span<const std::uint64_t>)>& on_call = {}) {
+                                    const std::function<void(std::span<const std::uint64_t>)>& on_call = {},
+                                    rounding_mode mode = rounding_mode::to_nearest) {
     scaling_report r;
+    const ieee_environment ieee;  // a plug-in's -ffast-math start-up code may have set FTZ/DAZ (float_environment.hpp)
     o.threads = 1;
     // Every call goes through here: the inputs noted, then the subject's run.
     auto run = [&]<class In>(std::span<const In> xs) {
@@ -457,6 +461,7 @@ inline scaling_report check_scaling(const flipcheck_subject_v2& e, scaling_optio
             for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint64_t(xs[i]);
             on_call(std::span<const std::uint64_t>(bits, n));
         }
+        const rounding_scope scope(mode);  // the subject's call only: the oracle judges to nearest
         return call<In>(e, xs);
     };
     auto u32 = [&](std::uint32_t x) { return run(std::span<const std::uint32_t>(&x, 1)); };
@@ -558,13 +563,18 @@ inline scaling_report check_scaling(const flipcheck_subject_v2& e, scaling_optio
 
 // An exported amax as a function of an array's bits. An error inside it is a subject_error.
 template <format F>
-std::function<typename F::storage(std::span<const typename F::storage>)> amax_of(const flipcheck_subject_v2& e) {
+std::function<typename F::storage(std::span<const typename F::storage>)> amax_of(const flipcheck_subject_v2& e,
+                                                                                 rounding_mode mode = rounding_mode::to_nearest) {
     using S = typename F::storage;
-    return [e](std::span<const S> xs) { return S(call<S>(e, xs)); };
+    return [e, mode](std::span<const S> xs) {
+        const rounding_scope scope(mode);
+        return S(call<S>(e, xs));
+    };
 }
 
 // A sweep of an exported mapping, as a report.
 inline sweep_report sweep_of(const flipcheck_subject_v2& e, const flipcheck_sweep_request_v1& q) {
+    const ieee_environment ieee;  // a plug-in's -ffast-math start-up code may have set FTZ/DAZ (float_environment.hpp)
     flipcheck_sweep_result_v1 res{};
     char error[512] = "";
     const int status = e.sweep(&q, &res, error, sizeof error);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "flipcheck/check/canonical_keys.hpp"
+#include "flipcheck/gpu/detail/oracle_environment.cuh"
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/quantize_walk.cuh"
@@ -58,6 +59,7 @@ __global__ void keys_of(const typename X::format::storage* codes, unsigned n, st
 // CUDA fails.
 template <canonical_key_subject X>
 scaling_report check_canonical_key_every(walk_timing* timing = nullptr, std::uint64_t pairs = ~std::uint64_t(0)) {
+    detail::require_ieee_device_oracle();  // this unit's flags, not flushed (detail/oracle_environment.cuh)
     using F = typename X::format;
     using S = typename F::storage;
     using K = std::remove_cvref_t<decltype(X::key(S{}))>;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/gpu/detail/oracle_environment.cuh"
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 
@@ -113,6 +114,7 @@ struct walk_timing {
 template <quantizer_subject X>
 scaling_report check_quantizer_every(std::uint64_t first = 0, std::uint64_t magnitudes = std::uint64_t(1) << 31,
                                      walk_timing* timing = nullptr) {
+    detail::require_ieee_device_oracle();  // this unit's flags, not flushed (detail/oracle_environment.cuh)
     using F = typename X::format;
     using E = typename X::element;
     using S = typename F::storage;

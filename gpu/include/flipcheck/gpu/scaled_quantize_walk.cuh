@@ -10,6 +10,7 @@
 // and no -ftz: the oracle's binary32 intermediate is IEEE's product, subnormals kept.
 #pragma once
 #include "flipcheck/check/scaled_quantizers.hpp"
+#include "flipcheck/gpu/detail/oracle_environment.cuh"
 #include "flipcheck/gpu/quantize_walk.cuh"
 
 namespace flipcheck::gpu {
@@ -58,6 +59,7 @@ struct chunk_walk {
 template <scaled_quantizer_subject X>
 scaling_report check_scaled_quantizer_every(std::size_t scales = ~std::size_t(0), std::uint64_t magnitudes = std::uint64_t(1) << 31,
                                             walk_timing* timing = nullptr) {
+    detail::require_ieee_device_oracle();  // this unit's flags, not flushed (detail/oracle_environment.cuh)
     using F = typename X::format;
     using E = typename X::element;
     using C = code_t<E>;

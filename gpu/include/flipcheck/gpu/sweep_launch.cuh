@@ -39,6 +39,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "flipcheck/check/describe.hpp"
+#include "flipcheck/gpu/detail/oracle_environment.cuh"
 #include "flipcheck/gpu/detail/cuda_check.hpp"
 #include "flipcheck/gpu/detail/device_buffer.hpp"
 #include "flipcheck/gpu/detail/device_probe.hpp"
@@ -365,6 +366,7 @@ sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_
     if (!o.checkpoint.empty()) throw input_error("--checkpoint is for CPU sweeps (a GPU sweep takes milliseconds): add --device cpu, or drop --checkpoint");
     if (o.part.count == 0 || o.part.index >= o.part.count) throw input_error("bad shard: index must be < count");
     if (!device_present()) throw input_error("no CUDA device is present");
+    detail::require_ieee_device_oracle();  // this unit's flags, not flushed (detail/oracle_environment.cuh)
     sweep_timing timing;
     sweep_report rep;
     rep.format = F::name;
