@@ -218,6 +218,10 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
                                                      "for code that claims to be right whatever its caller set (the oracle always "
                                                      "judges to nearest; docs/environment.md)")
         ->check(CLI::IsMember({"to_nearest", "upward", "downward", "toward_zero", "any"}));
+    check->add_option("--cpu-targets", out.check.cpu_targets, "a plug-in that dispatches through Highway (linked with libhwy.so): "
+                                                          "check each subject on these SIMD targets, one after another: all (each "
+                                                          "one this CPU supports) or names such as AVX2,SSE4,EMU128; each row names "
+                                                          "its target, and a verdict that differs between targets is reported");
     add_number(check, "--seed", out.check.seed, 0, std::numeric_limits<std::uint64_t>::max(), "seed of the random stages (default 1)");
     add_number(check, "--cases", out.check.cases, 1, 100000000, "random arrays per reducer (default 2000)");
     check->add_option("--json", out.check.json, "also write the verdicts as JSON to FILE");

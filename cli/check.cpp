@@ -1,6 +1,7 @@
 #include "check.hpp"
 
 #include "audit.hpp"
+#include "cpu_targets.hpp"
 #include "exit_code.hpp"
 #include "isolated.hpp"
 #include "output.hpp"
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "flipcheck/check/reducers.hpp"
@@ -48,7 +50,13 @@ std::string read_text(const std::string& option, const std::string& path) {
 namespace {
 
 std::string repro(const check_args& a, const flipcheck_subject_v2& s, const std::string& tail) {
-    return fmt::format("flipcheck check --plugin {} --subject {} {}", quote(a.plugin), quote(s.name), tail);
+    return fmt::format("flipcheck check --plugin {} --subject {} {}{}", quote(a.plugin), quote(s.name), tail,
+                       a.cpu_targets.empty() ? "" : " --cpu-targets " + a.cpu_targets);
+}
+// A subject's name in its report line, with the Highway target it ran on where --cpu-targets chose
+// one (a subject's child is given one target: run_check).
+std::string shown(const check_args& a, const flipcheck_subject_v2& s) {
+    return a.cpu_targets.empty() ? std::string(s.name) : fmt::format("{} [{}]", s.name, a.cpu_targets);
 }
 
 // The rounding modes --rounding asks a scale, quantizer or amax to be checked in: one, or the four
@@ -101,6 +109,7 @@ void print_case_repro(const check_args& a, const flipcheck_subject_v2& s, const 
 struct catalogue {
     std::vector<std::string> names;                 // owns the names the subjects point at
     std::vector<flipcheck_subject_v2> subjects;
+    std::optional<std::int64_t> highway_targets;    // SupportedTargets() where it dispatches through Highway
 };
 
 template <class R, class... A>
@@ -109,19 +118,22 @@ R not_here(A...) {
     std::abort();
 }
 
-std::string catalogue_text(const plugin::library& lib) {
+std::string catalogue_text(const check_args& a, const plugin::library& lib) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& s : lib.subjects())
         list.push_back({{"name", s.name}, {"kind", s.kind}, {"format_id", s.format_id}, {"op", s.op}, {"nan", s.nan}, {"zero", s.zero},
                         {"ties", s.ties}, {"shared_word_bits", s.shared_word_bits}, {"policy", s.policy},
                         {"has", {s.encode != nullptr, s.decode != nullptr, s.sweep != nullptr, s.run != nullptr, s.run_steps != nullptr,
                                  s.run_lanes != nullptr}}});
-    return list.dump();
+    const std::optional<highway_dispatch> hwy = highway_dispatch_of(a.plugin);
+    return nlohmann::json{{"subjects", list}, {"highway_targets", hwy ? nlohmann::json(hwy->supported()) : nlohmann::json()}}.dump();
 }
 
 catalogue catalogue_from(const std::string& text) {
-    const nlohmann::json list = nlohmann::json::parse(text);
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    const nlohmann::json& list = doc.at("subjects");
     catalogue c;
+    if (!doc.at("highway_targets").is_null()) c.highway_targets = doc.at("highway_targets").get<std::int64_t>();
     c.names.reserve(list.size());
     for (const auto& j : list) {
         c.names.push_back(j.at("name").get<std::string>());
@@ -151,6 +163,11 @@ template <class Fn>
 auto with_subject(const check_args& a, const flipcheck_subject_v2& s, Fn&& fn) {
     const float_environment before = current_float_environment();
     const plugin::library lib(a.plugin);
+    if (!a.cpu_targets.empty()) {  // one target (run_check), found again in this process's Highway
+        const std::optional<highway_dispatch> hwy = highway_dispatch_of(a.plugin);
+        if (!hwy) throw input_error(a.plugin + " lost its Highway between two loads");
+        hwy->set_supported(asked_cpu_targets(a.cpu_targets, hwy->supported()).at(0));
+    }
     // A library linked with -ffast-math sets FTZ and DAZ as it loads (GCC's crtfastmath.o): the
     // checks run in IEEE's default all the same (float_environment.hpp), and the report says so.
     if (const float_environment after = current_float_environment(); after.ieee_default() != before.ieee_default())
@@ -185,7 +202,7 @@ bool check_mapping_subject(const check_args& a, const flipcheck_subject_v2& s, n
         isolated::note_bits(std::span(&k, 1), {});
     }
     const sweep_report r = plugin::sweep_of(s, q);
-    fmt::print("{} ({} mapping, {} sweep of {} keys{}): {}\n", s.name, format, a.key.empty() ? r.domain : "one-key",
+    fmt::print("{} ({} mapping, {} sweep of {} keys{}): {}\n", shown(a, s), format, a.key.empty() ? r.domain : "one-key",
                r.keys_checked, r.stopped_early ? ", stopped at the first failing chunk" : "",
                r.passed() ? "pass" : fmt::format("FAIL, {} failing keys", r.failing_keys));
     nlohmann::json row{{"subject", s.name}, {"kind", "mapping"}, {"format", format}, {"domain", r.domain},
@@ -227,7 +244,7 @@ bool check_reducer_subject(const check_args& a, const flipcheck_subject_v2& s, n
             r = check(subject, o);
         }
         passed = r.passed();
-        fmt::print("{} ({})\n", r.text(), plugin::kind_name(s.kind));
+        fmt::print("{}{} ({})\n", r.text(), a.cpu_targets.empty() ? "" : " [on " + a.cpu_targets + "]", plugin::kind_name(s.kind));
         if (plugin::is_atomic(s) && !s.run_steps)
             fmt::print("  (whole updates only: a library built for plug-in ABI v1 cannot step a strategy's loads and "
                        "CASes; rebuild it against this flipcheck to check its interleaved steps)\n");
@@ -258,7 +275,7 @@ bool check_pair_subject(const check_args& a, const flipcheck_subject_v2& s, nloh
     }
     passed = !failed;
     const std::string domain = a.case_file.empty() ? "every array of 0 to 3 bytes (exhaustive)" : "the given case";
-    fmt::print("{} (pair reducer, {}, {}, {}): {} after {} arrays, {}\n", s.name, rows.front().format, rows.front().op,
+    fmt::print("{} (pair reducer, {}, {}, {}): {} after {} arrays, {}\n", shown(a, s), rows.front().format, rows.front().op,
                rows.front().policy, passed ? "pass" : "FAIL", arrays, domain);
     if (failed) {
         fmt::print("  {}\n", failed->counterexample);
@@ -312,7 +329,7 @@ bool check_amax_subject(const check_args& a, const flipcheck_subject_v2& s, nloh
             });
         }
         passed = r.passed();
-        fmt::print("{} (amax, {}): {} after {} arrays, {}{}\n", s.name, r.claim, passed ? "pass" : "FAIL", r.checks, r.domain, rounding_tail(a));
+        fmt::print("{} (amax, {}): {} after {} arrays, {}{}\n", shown(a, s), r.claim, passed ? "pass" : "FAIL", r.checks, r.domain, rounding_tail(a));
         if (!passed) fmt::print("  {}\n", *r.counterexample);
         if (!passed && a.case_file.empty() && !r.replay.empty()) print_case_repro(a, s, r.replay, r.failed_mode);
         out.push_back({{"subject", s.name}, {"kind", "amax"}, {"format", F::name}, {"declared", r.claim}, {"cases", r.checks},
@@ -354,7 +371,7 @@ bool check_scaling_subject(const check_args& a, const flipcheck_subject_v2& s, n
         else r.domain += " (--every-input: the sample failed first, so every input was not run)";
     }
     check_other_modes(modes, r, [&](rounding_mode mode) { return check(false, mode); });
-    fmt::print("{} ({}, {}): {} after {} inputs, {}{}\n", s.name, r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain,
+    fmt::print("{} ({}, {}): {} after {} inputs, {}{}\n", shown(a, s), r.shape, r.claim, r.passed() ? "pass" : "FAIL", r.checks, r.domain,
                rounding_tail(a));
     if (!r.passed()) fmt::print("  {}\n", *r.counterexample);
     if (!r.passed() && a.case_file.empty()) print_case_repro(a, s, r.replay, r.failed_mode);
@@ -409,7 +426,7 @@ nlohmann::json report_broken_subject(const check_args& a, const flipcheck_subjec
     nlohmann::json row{{"subject", s.name}, {"kind", plugin::kind_name(s.kind)}, {"format", plugin::format_name(s)},
                        {"verdict", "fail"}, {"outcome", how}, {"what", o.what}, {"stage", o.stage}};
     // what a subject threw or reported is its own sentence ("subject NAME failed: ..."); the rest say what "it" did
-    fmt::print("{} ({}): FAIL: {}{}{}\n", s.name, plugin::kind_name(s.kind), o.how == end::threw ? "" : "it ", o.what,
+    fmt::print("{} ({}): FAIL: {}{}{}\n", shown(a, s), plugin::kind_name(s.kind), o.how == end::threw ? "" : "it ", o.what,
                o.stage.empty() ? "" : " during " + o.stage);
     plugin::with_format(s, [&]<class F>() {
         using S = typename F::storage;
@@ -468,7 +485,7 @@ int run_check(const check_args& a) {
                           "and FLIPCHECK_GPU_CHECK_MAPPING in a .cu test (docs/plug-in.md)");
     // Open and validate everything before running anything: in a child (see catalogue).
     const json_file out("--json", a.json);
-    const isolated::outcome opened = isolated::run([&] { return catalogue_text(plugin::library(a.plugin)); }, a.timeout,
+    const isolated::outcome opened = isolated::run([&] { return catalogue_text(a, plugin::library(a.plugin)); }, a.timeout,
                                                    "opening " + a.plugin);
     if (opened.how == isolated::outcome::end::stopped) {
         print_verdict_line("INTERRUPTED: the plug-in was being opened, no subject checked");
@@ -503,41 +520,80 @@ int run_check(const check_args& a) {
                                           s->name, plugin::kind_name(s->kind), plugin::format_name(*s)));
     }
     if (!a.case_file.empty()) read_text("--case", a.case_file);  // a missing file is bad input before anything runs
+    // --cpu-targets: each subject once per target, each run given its one target by name (a copy of
+    // the arguments, so that its lines and repro name it); without it, once, as Highway picks.
+    std::vector<check_args> runs{a};
+    if (!a.cpu_targets.empty()) {
+        if (!lib.highway_targets)
+            throw input_error(fmt::format("--cpu-targets: {} does not dispatch through Highway: neither it nor a library it links "
+                                          "exports hwy::SetSupportedTargetsForTest (link Highway as a shared library, libhwy.so)",
+                                          a.plugin));
+        runs.clear();
+        for (std::int64_t t : asked_cpu_targets(a.cpu_targets, *lib.highway_targets)) {
+            runs.push_back(a);
+            runs.back().cpu_targets = cpu_target_name(t);
+        }
+    }
 
     nlohmann::json rows = nlohmann::json::array();
     int failed = 0, checked = 0;
     for (const auto* s : chosen) {
-        // In a process of its own: see isolated.hpp. The child prints the subject's lines and
-        // sends back its JSON row.
-        const isolated::outcome o = isolated::run(
-            [&] {
-                return with_subject(a, *s, [&](const flipcheck_subject_v2& real) {
-                    nlohmann::json one = nlohmann::json::array();
-                    const bool ok = plugin::is_mapping(real)                   ? check_mapping_subject(a, real, one)
-                                    : real.kind == flipcheck_kind_amax         ? check_amax_subject(a, real, one)
-                                    : plugin::is_scaling(real)                 ? check_scaling_subject(a, real, one)
-                                    : real.kind == flipcheck_kind_pair_reducer ? check_pair_subject(a, real, one)
-                                                                               : check_reducer_subject(a, real, one);
-                    return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
-                });
-            },
-            a.timeout, std::string("subject ") + s->name);
-        if (o.how == isolated::outcome::end::stopped) break;
-        ++checked;
-        if (o.finished()) {
-            const auto j = nlohmann::json::parse(o.result);
-            rows.push_back(j.at("row"));
-            failed += !j.at("passed").get<bool>();
-        } else {
-            rows.push_back(report_broken_subject(a, *s, o));
-            ++failed;
+        std::vector<std::string> passed_on, failed_on;  // the targets, where there are several
+        for (const check_args& run : runs) {
+            if (stop) break;
+            // In a process of its own: see isolated.hpp. The child prints the subject's lines and
+            // sends back its JSON row.
+            const isolated::outcome o = isolated::run(
+                [&] {
+                    return with_subject(run, *s, [&](const flipcheck_subject_v2& real) {
+                        nlohmann::json one = nlohmann::json::array();
+                        const bool ok = plugin::is_mapping(real)                   ? check_mapping_subject(run, real, one)
+                                        : real.kind == flipcheck_kind_amax         ? check_amax_subject(run, real, one)
+                                        : plugin::is_scaling(real)                 ? check_scaling_subject(run, real, one)
+                                        : real.kind == flipcheck_kind_pair_reducer ? check_pair_subject(run, real, one)
+                                                                                   : check_reducer_subject(run, real, one);
+                        return nlohmann::json{{"passed", ok}, {"row", one.at(0)}}.dump();
+                    });
+                },
+                a.timeout, std::string("subject ") + s->name);
+            if (o.how == isolated::outcome::end::stopped) break;
+            ++checked;
+            bool ok = false;
+            if (o.finished()) {
+                const auto j = nlohmann::json::parse(o.result);
+                rows.push_back(j.at("row"));
+                ok = j.at("passed").get<bool>();
+            } else {
+                rows.push_back(report_broken_subject(run, *s, o));
+            }
+            failed += !ok;
+            if (!run.cpu_targets.empty()) {
+                rows.back()["cpu_target"] = run.cpu_targets;
+                (ok ? passed_on : failed_on).push_back(run.cpu_targets);
+            }
+            std::fflush(stdout);
         }
-        std::fflush(stdout);
+        // The same code passing on one target and failing on another: the dispatch decides the
+        // verdict, which a check on one machine's choice would have missed or reported alone.
+        if (!passed_on.empty() && !failed_on.empty()) {
+            fmt::print("  {}: the verdict differs between Highway targets: FAIL on {}, pass on {}\n", s->name,
+                       fmt::join(failed_on, ", "), fmt::join(passed_on, ", "));
+            for (auto& row : rows)
+                if (row.at("subject") == s->name) row["differs_between_targets"] = true;
+        }
+        if (stop) break;
     }
     const bool stopped = stop.load();
     const std::string verdict = stopped ? "interrupted" : failed ? "fail" : "pass";
-    print_verdict_line(tally_verdict("subject", std::size_t(failed), std::size_t(checked), chosen.size(), stopped));
-    out.write(verdict, {{"plugin", a.plugin}, {"subjects", rows}});
+    const std::string noun = runs.size() > 1 ? "subject-target run" : "subject";
+    print_verdict_line(tally_verdict(noun, std::size_t(failed), std::size_t(checked), chosen.size() * runs.size(), stopped));
+    nlohmann::json fields{{"plugin", a.plugin}, {"subjects", rows}};
+    if (!a.cpu_targets.empty()) {
+        nlohmann::json targets = nlohmann::json::array();
+        for (const check_args& run : runs) targets.push_back(run.cpu_targets);
+        fields["cpu_targets"] = targets;
+    }
+    out.write(verdict, fields);
     if (stopped) return exit_for_stop();
     return failed ? exit_fail : exit_pass;
 }

@@ -14,6 +14,9 @@ struct check_args {
     // The caller's rounding mode a scale, quantizer or amax is checked in (rounding_mode.hpp's
     // names), or "any": each of the four, the subject claiming to be right in any.
     std::string rounding = "to_nearest";
+    // Highway targets a plug-in that dispatches through Highway runs on, one after another
+    // (cpu_targets.hpp): "all", names separated by commas, or empty (Highway's own choice).
+    std::string cpu_targets;
     std::uint64_t seed = 1;
     std::size_t cases = 2000;
     double timeout = 60;  // seconds one call into a subject may take (a mapping's whole sweep is one call)

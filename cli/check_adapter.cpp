@@ -24,6 +24,7 @@
 #include "flipcheck/check/scaling.hpp"
 #include "flipcheck/error.hpp"
 #include "flipcheck/run/audit_subjects.hpp"
+#include "flipcheck/run/machine.hpp"
 #include "flipcheck/run/served_adapter.hpp"
 #include "flipcheck/run/shell_quote.hpp"
 
@@ -217,6 +218,8 @@ void refuse_other_options(const check_args& a) {
     if (!a.plugin.empty() || !a.shader.empty()) throw input_error("--adapter checks an adapter's subjects: leave out --plugin and --shader");
     if (!a.adapter.empty() && a.adapter_stdio) throw input_error("give --adapter CMD or --adapter-stdio, not both");
     if (!a.key.empty() || a.all || a.every_input) throw input_error("--key, --all and --every-input are for a plug-in's mappings and quantizers");
+    if (!a.cpu_targets.empty() || a.rounding != "to_nearest")
+        throw input_error("--cpu-targets and --rounding are for a plug-in (--plugin): an adapter's function runs in its own process");
     if (!a.op.empty() || !a.keys.empty() || !a.lang.empty() || a.mapping || !a.defines.empty())
         throw input_error("--op, --keys, --lang, --mapping and --define are for --shader");
     if (a.device != "auto") throw input_error("--device is not for --adapter: the adapter's function runs where its code puts it");
@@ -240,6 +243,7 @@ int run_adapter_check(const check_args& a) {
         adapter = std::make_unique<served_adapter>(a.adapter, a.timeout);
     }
     fmt::print("{} {}, through the adapter\n", adapter->framework(), adapter->version());
+    run::note_library(adapter->framework(), adapter->version());
 
     // Which subjects, under which policy: everything is settled before anything runs.
     std::vector<std::pair<const served_adapter::subject*, policy>> chosen;

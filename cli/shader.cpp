@@ -148,6 +148,8 @@ int check_reducer_shader(const check_args& a, const sh::source& src) {
 
 int run_shader_check(const check_args& a) {
     if (!a.plugin.empty()) throw input_error("give --plugin or --shader, not both");
+    if (!a.cpu_targets.empty() || a.rounding != "to_nearest")
+        throw input_error("--cpu-targets and --rounding are for a plug-in (--plugin): a shader runs on the Vulkan device");
     if (a.mapping && !a.op.empty()) throw input_error("--mapping sweeps a mapping; --op is for a reducer: give one");
     if (!a.mapping && !a.keys.empty()) throw input_error("--keys is for a shader mapping (--mapping)");
     // The compiler and the device run in a process of their own (isolated.hpp; Vulkan is first

@@ -54,6 +54,12 @@ TEST(adapter_check, right_functions_pass_every_stage) {
     const auto r = f.run("check " + subjects + " --subject right.max --cases 300");
     EXPECT_TRUE(has(r.output, "edge_battery, 300 random_arrays")) << r.output;
     EXPECT_TRUE(has(r.output, "large_arrays")) << r.output;
+    // The verdict holds for the framework at the version its adapter reported: the environment says which.
+    const std::size_t end = r.output.find(", through the adapter"), line = r.output.rfind('\n', end);
+    const std::string first = r.output.substr(line == std::string::npos ? 0 : line + 1, end - (line == std::string::npos ? 0 : line + 1));
+    EXPECT_TRUE(end != std::string::npos && !first.empty()) << r.output;
+    EXPECT_TRUE(has(r.output.substr(r.output.find("environment: ")), "; " + first)) << r.output;
+    EXPECT_TRUE(has(f.read("v.json"), "\"libraries\"")) << f.read("v.json");
 }
 
 // Each known-wrong function fails with its smallest counterexample, writes it, and replays it;
@@ -145,6 +151,7 @@ TEST(adapter_check, an_adapter_that_breaks_the_protocol_is_bad_input) {
 TEST(adapter_check, options_that_do_not_apply_are_bad_input) {
     const in_folder f;
     for (const std::string extra : {"--plugin x.so", "--key 0x1", "--all", "--every-input", "--device gpu", "--adapter-stdio",
+                                    "--cpu-targets all", "--rounding upward",
                                     "--policy nan=nonsense", "--policy zero=equal", "--case no-such.case", "--subject no.such"}) {
         const auto r = f.run("check " + subjects + " " + extra);
         EXPECT_EQ(r.exit_code, 2) << extra << "\n" << r.output;

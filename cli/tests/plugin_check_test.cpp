@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <string>
 
@@ -502,8 +503,7 @@ TEST(plugin_check, rounding_any_kills_a_scale_that_rounds_in_the_callers_mode) {
     EXPECT_EQ(any.exit_code, 1) << any.output;
     EXPECT_TRUE(has(any.output, "under rounding mode upward (right to_nearest)")) << any.output;
     EXPECT_TRUE(has(any.output, "--subject tensor_scale_e4m3 --case tensor_scale_e4m3.case --rounding upward")) << any.output;
-    std::ifstream json("rounding.json");
-    const std::string doc((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+    const std::string doc = flipcheck::test::read_file("rounding.json");
     EXPECT_TRUE(has(doc, "\"failed_rounding_mode\": \"upward\"")) << doc;
     EXPECT_TRUE(has(doc, "\"environment\"")) << doc;
     const auto again = run_flipcheck("check --plugin " + scales + " --subject tensor_scale_e4m3 --case tensor_scale_e4m3.case --rounding upward");
@@ -515,4 +515,40 @@ TEST(plugin_check, rounding_any_kills_a_scale_that_rounds_in_the_callers_mode) {
     EXPECT_TRUE(has(bits.output, "rounding: every mode (--rounding any")) << bits.output;
     const auto bad = run_flipcheck("check --plugin " + scales + " --rounding sideways");
     EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
+// --cpu-targets: the same plug-in on each Highway target this CPU supports, one row per target. The
+// fixture's bug needs vectors of more than four 32-bit lanes, so its 128-bit targets (EMU128, which
+// Highway always builds, and SSE4/SSSE3) pass and its wider ones fail: which targets a CPU has is
+// the machine's, what flipcheck promises is the labelled rows, their verdicts and the replay.
+TEST(plugin_check, cpu_targets_check_a_highway_plugin_on_each_target) {
+    const std::string hwy = HIGHWAY_PLUGIN;
+    const auto all = run_flipcheck("check --plugin " + hwy + " --cpu-targets all --json targets.json");
+    EXPECT_TRUE(has(all.output, "four_lane_amax [EMU128] (amax, binary32 nan=propagate): pass")) << all.output;
+    const bool wide = has(all.output, "four_lane_amax [AVX2]");
+    if (wide) {
+        EXPECT_EQ(all.exit_code, 1) << all.output;
+        EXPECT_TRUE(has(all.output, "four_lane_amax [AVX2] (amax, binary32 nan=propagate): FAIL")) << all.output;
+        EXPECT_TRUE(has(all.output, "four_lane_amax: the verdict differs between Highway targets: FAIL on ")) << all.output;
+        EXPECT_TRUE(has(all.output, "subject-target runs failed")) << all.output;
+        EXPECT_TRUE(has(all.output, "--case four_lane_amax.case --cpu-targets ")) << all.output;
+        const std::string doc = flipcheck::test::read_file("targets.json");
+        EXPECT_TRUE(has(doc, "\"cpu_target\": \"AVX2\"")) << doc;
+        EXPECT_TRUE(has(doc, "\"differs_between_targets\": true")) << doc;
+        // The replay names one target and fails there; on EMU128 the same case passes.
+        const auto again = run_flipcheck("check --plugin " + hwy + " --subject four_lane_amax --case four_lane_amax.case --cpu-targets AVX2");
+        EXPECT_EQ(again.exit_code, 1) << again.output;
+        const auto narrow = run_flipcheck("check --plugin " + hwy + " --case four_lane_amax.case --cpu-targets EMU128");
+        EXPECT_EQ(narrow.exit_code, 0) << narrow.output;
+    } else {
+        std::cout << "this CPU has no AVX2 target: only the 128-bit rows were checked\n";
+    }
+    const auto emu = run_flipcheck("check --plugin " + hwy + " --cpu-targets EMU128");
+    EXPECT_EQ(emu.exit_code, 0) << emu.output;
+    const auto unknown = run_flipcheck("check --plugin " + hwy + " --cpu-targets AVX9");
+    EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+    EXPECT_TRUE(has(unknown.output, "AVX9 is not a Highway target this CPU supports (it supports ")) << unknown.output;
+    const auto none = run_flipcheck("check --plugin " + good + " --cpu-targets all");
+    EXPECT_EQ(none.exit_code, 2) << none.output;
+    EXPECT_TRUE(has(none.output, "does not dispatch through Highway")) << none.output;
 }

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace flipcheck::test {
@@ -25,5 +27,11 @@ inline command_result run_flipcheck_env(const std::string& env, const std::strin
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out};
 }
 inline command_result run_flipcheck(const std::string& args) { return run_flipcheck_env("", args); }
+
+// A file a command wrote (a JSON report, a case); empty if it is not there.
+inline std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
 
 }  // namespace flipcheck::test

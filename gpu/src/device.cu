@@ -27,8 +27,13 @@ std::string name() {
     if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) throw device_error(std::string("cudaGetDevice: ") + cudaGetErrorString(e));
     if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess)
         throw device_error(std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e));
+    // The driver's CUDA version: a verdict on the device holds for the code its compiler made.
+    int driver = 0;
+    const std::string version = cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0
+                                    ? ", driver CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)
+                                    : "";
     return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " + std::to_string(p.multiProcessorCount) +
-           " SMs)";
+           " SMs" + version + ")";
 }
 
 }  // namespace flipcheck::gpu

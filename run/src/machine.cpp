@@ -15,6 +15,7 @@ namespace flipcheck::run {
 namespace {
 
 bool gpu_used = false;
+std::vector<std::pair<std::string, std::string>> libraries;  // name, version
 
 // The SIMD features a library may pick its code path by, as /proc/cpuinfo names them (x86's
 // "flags", Arm's "Features"); the rest of the list says nothing about float results.
@@ -72,6 +73,12 @@ std::string gpu_text() {
 
 void note_gpu_used() { gpu_used = true; }
 
+void note_library(const std::string& name, const std::string& version) {
+    for (const auto& l : libraries)
+        if (l.first == name && l.second == version) return;
+    libraries.emplace_back(name, version);
+}
+
 nlohmann::json environment_json() {
     const float_environment e = current_float_environment();
     nlohmann::json j{{"cpu", cpu().model},
@@ -79,6 +86,10 @@ nlohmann::json environment_json() {
                      {"process", {{"rounding", e.known_rounding ? to_string(e.rounding) : "unknown"}, {"ftz", e.ftz}, {"daz", e.daz}}},
                      {"checks_run_in", "IEEE 754 default: rounding to_nearest, subnormals kept (set for every check)"}};
     if (const std::string g = gpu_text(); !g.empty()) j["gpu"] = g;
+    if (!libraries.empty()) {
+        j["libraries"] = nlohmann::json::array();
+        for (const auto& [name, version] : libraries) j["libraries"].push_back({{"name", name}, {"version", version}});
+    }
     return j;
 }
 
@@ -92,6 +103,7 @@ std::string environment_line() {
     if (!e.ieee_default())
         line += fmt::format("; this process has {}: flipcheck set the default for each check and restored it after", environment_words(e));
     if (const std::string g = gpu_text(); !g.empty()) line += "; GPU " + g + " (each instruction rounds as it names, -ftz=false)";
+    for (const auto& [name, version] : libraries) line += fmt::format("; {} {}", name, version);
     return line;
 }
 

@@ -11,8 +11,12 @@ namespace flipcheck::run {
 
 // Says that this command runs on the GPU (its name goes into the environment).
 void note_gpu_used();
+// Says that this command's subjects are a library's, at this version (an adapter's framework: NumPy
+// 2.1.3): the verdict holds for that version, so the environment names it.
+void note_library(const std::string& name, const std::string& version);
 
-// {"cpu": ..., "cpu_features": [...], "process": {"rounding", "ftz", "daz"}, "checks_run_in": ..., "gpu": ...}
+// {"cpu": ..., "cpu_features": [...], "process": {"rounding", "ftz", "daz"}, "checks_run_in": ..., "gpu": ...,
+//  "libraries": [{"name", "version"}]}
 nlohmann::json environment_json();
 // One line for a text report: "environment: <cpu> (<features>); checks in IEEE's default (...); process: ...".
 std::string environment_line();
