@@ -11,7 +11,7 @@ enum exit_code : int {
     exit_bad_input = 2,    // bad arguments, files or plug-ins, or an output that cannot be written
     exit_device = 3,       // the GPU or the Vulkan device failed (an error, never a skip)
     exit_internal = 4,     // a bug in flipcheck: please report it
-    exit_incomplete = 5,   // merge: shards missing or damaged, none failing (listed with their reruns)
+    exit_incomplete = 5,   // merge: shards missing or damaged, none failing; prove (prove/main.cpp): a law undecided
     exit_interrupted = 130,  // Ctrl-C (SIGINT): what was checked is printed; a checkpoint resumes a sweep
     exit_terminated = 143,   // SIGTERM: the same
 };
@@ -23,7 +23,8 @@ inline constexpr std::string_view exit_code_table =
     "  2    bad input: arguments, files, plug-ins, or an output that cannot be written\n"
     "  3    the GPU or the Vulkan device failed (an error, never a skip)\n"
     "  4    internal error: a bug in flipcheck, please report it\n"
-    "  5    merge: shards missing or damaged and none failed: they are listed with the commands that rerun them\n"
+    "  5    incomplete: merge's shards missing or damaged and none failed (listed with the commands that rerun them); prove: a law the "
+    "solver did not decide within --timeout\n"
     "  130  interrupted (Ctrl-C); 143 terminated (SIGTERM): what was checked is printed, a checkpoint resumes\n";
 
 }  // namespace flipcheck::cli

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <malloc.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -522,12 +523,33 @@ int run_reporting_errors(Fn&& fn) {
 
 }  // namespace
 
+// `flipcheck prove ...` is flipcheck-prove (prove/main.cpp), a program of its own installed beside
+// this one: it links Z3 and LLVM, which this one must run without (the GPU machine has neither).
+static int run_prover(int argc, char** argv) {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::filesystem::path prover = self.parent_path() / "flipcheck-prove";
+    if (ec || !std::filesystem::exists(prover, ec)) {
+        fmt::print(stderr, "flipcheck: prove: {} is not here: this flipcheck was built without the prover (configure with "
+                           "Debian's llvm-14-dev, clang-14 and libz3-dev: scripts/bootstrap installs them)\n",
+                   prover.string());
+        return 2;
+    }
+    std::vector<char*> args{const_cast<char*>(prover.c_str())};
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+    args.push_back(nullptr);
+    ::execv(prover.c_str(), args.data());
+    fmt::print(stderr, "flipcheck: prove: cannot run {}: {}\n", prover.string(), std::strerror(errno));
+    return 2;
+}
+
 int main(int argc, char** argv) {
     // Keep freed memory for the next allocation instead of returning it to the kernel: the sampled
     // binary64 sweeps build key lists of 100-300 MB one mapping after another, and on a VM where a
     // page fault costs microseconds re-faulting them was a third of the CPU main job (bench/RESULTS.md).
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    if (argc >= 2 && std::string_view(argv[1]) == "prove") return run_prover(argc, argv);
     choices names{format_names(), mapping_names(false), FLIPCHECK_VERSION};
     arguments a;
     if (const int rc = parse_arguments(argc, argv, names, a); rc >= 0) return rc;

@@ -4,7 +4,9 @@
 #   3. known_wrong_test must fail in every suite, and a printed replay line must fail again;
 #   4. the installed `flipcheck check --plugin` passes plugin.so, fails known_wrong_plugin.so with
 #      repro commands that fail again, and refuses bad input with exit code 2;
-#   5. where it was built with shaders and the machine has a Vulkan driver, the installed
+#   5. the installed `flipcheck prove` (flipcheck-prove beside it, flipcheck's installed headers)
+#      proves float_key of examples/my_code.hpp and refutes key_sign_only of known_wrong.hpp;
+#   6. where it was built with shaders and the machine has a Vulkan driver, the installed
 #      `flipcheck check --shader` passes examples/shaders/max_keys.hlsl and fails wrong_nan_max.comp
 #      with a repro command that fails again.
 # Arguments: BUILD (the build to install), SOURCE (examples/), WORK (scratch), CXX, GPU (ON/OFF),
@@ -173,6 +175,13 @@ if(EXISTS ${flipcheck})
   foreach(s cas_max_stale bf16_max_wrong_half fp4x2_max_whole_byte to_e4m3_truncating index_key_signed_zeros unscale_to_e4m3_reciprocal)
     must_run(1 "the repro command of ${s}" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject ${s} --case ${s}.case)
   endforeach()
+  # The prover, from the installed copy: it compiles the user's file against PREFIX/include.
+  must_run(0 "flipcheck prove on float_key" ${flipcheck} prove --source ${SOURCE}/my_code.hpp --subject my::float_key)
+  must_contain("verdict: PASS: 10 laws proved over every key" "flipcheck prove")
+  must_contain("-I'${WORK}/prefix/include'" "flipcheck prove")
+  must_run(1 "flipcheck prove on key_sign_only" ${flipcheck} prove --source ${SOURCE}/known_wrong.hpp --subject wrong::key_sign_only)
+  must_contain("round_trip_key: proved" "flipcheck prove")
+  must_contain("successor_order: FAIL at key 0x" "flipcheck prove")
   must_run(1 "the decoder's repro command" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject e4m3_decode_480 --case e4m3_decode_480.case)
   # The repro command of the atomic strategy, run from where its case file was written.
   must_run(1 "the repro command" ${flipcheck} check --plugin ${WORK}/build/libknown_wrong_plugin.so --subject atomic_max_ge0 --case atomic_max_ge0.case)

@@ -1,0 +1,405 @@
+#include "ir_terms.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace flipcheck::prove {
+
+namespace {
+
+unsigned width_of(const llvm::Type* t) {
+    if (t->isIntegerTy()) return t->getIntegerBitWidth();
+    if (t->isHalfTy() || t->isBFloatTy()) return 16;
+    if (t->isFloatTy()) return 32;
+    if (t->isDoubleTy()) return 64;
+    return 0;  // vectors, pointers, aggregates, x86_fp80: refused where met
+}
+
+std::string source_line(const llvm::Instruction& i) {
+    if (const llvm::DILocation* loc = i.getDebugLoc().get()) return loc->getFilename().str() + ":" + std::to_string(loc->getLine());
+    return "(no source line: the code was compiled without -g)";
+}
+
+std::string shown(const llvm::Instruction& i) {
+    std::string s;
+    llvm::raw_string_ostream out(s);
+    i.print(out);
+    out.flush();
+    const auto bang = s.find(", !dbg");
+    if (bang != std::string::npos) s.erase(bang);
+    return s.substr(s.find_first_not_of(' '));
+}
+
+// A value's bits and whether it is poison (LLVM's deferred undefined behaviour: an overflowing
+// nsw add, a shift by the width or more): poison that reaches the result or a branch is undefined
+// behaviour, which `defined` excludes and the proof reports instead of reasoning past it.
+struct term {
+    z3::expr bits, poison;
+};
+
+class translator {
+public:
+    translator(z3::context& c, const llvm::Function& f) : c_(c), f_(f) {}
+
+    function_term run(const std::vector<z3::expr>& args) {
+        if (f_.isDeclaration()) throw refusal("function " + f_.getName().str() + " has no body in the compiled code");
+        if (args.size() != f_.arg_size()) throw refusal("function " + f_.getName().str() + " takes " + std::to_string(f_.arg_size()) + " arguments");
+        for (const llvm::Argument& a : f_.args()) {
+            if (width_of(a.getType()) != args[a.getArgNo()].get_sort().bv_size())
+                throw refusal("function " + f_.getName().str() + ": argument " + std::to_string(a.getArgNo()) + " is not " +
+                              std::to_string(args[a.getArgNo()].get_sort().bv_size()) + " bits");
+            values_.emplace(&a, term{args[a.getArgNo()], c_.bool_val(false)});
+        }
+        if (width_of(f_.getReturnType()) == 0) throw refusal("function " + f_.getName().str() + " does not return a number");
+
+        std::set<const llvm::BasicBlock*> seen;
+        std::optional<z3::expr> result, result_poison;
+        z3::expr undefined = c_.bool_val(false);
+        llvm::ReversePostOrderTraversal<const llvm::Function*> order(&f_);
+        for (const llvm::BasicBlock* block : order) {
+            seen.insert(block);
+            for (const llvm::BasicBlock* next : llvm::successors(block))
+                if (seen.count(next))
+                    throw refusal("a loop that clang did not unroll at " + source_line(*block->getTerminator()) +
+                                  ": the prover reads straight-line code and branches, not loops");
+            z3::expr reached = block == &f_.getEntryBlock() ? c_.bool_val(true) : c_.bool_val(false);
+            for (const llvm::BasicBlock* from : llvm::predecessors(block)) reached = reached || edge(from, block);
+            reached_.emplace(block, reached.simplify());
+            for (const llvm::Instruction& i : *block) {
+                if (const auto* ret = llvm::dyn_cast<llvm::ReturnInst>(&i)) {
+                    const term v = value(ret->getReturnValue());
+                    result = result ? z3::ite(reached_.at(block), v.bits, *result) : v.bits;
+                    result_poison = result_poison ? z3::ite(reached_.at(block), v.poison, *result_poison) : v.poison;
+                    continue;
+                }
+                if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(&i)) {
+                    if (br->isConditional()) undefined = undefined || (reached_.at(block) && value(br->getCondition()).poison);
+                    continue;
+                }
+                if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) {
+                    undefined = undefined || (reached_.at(block) && value(sw->getCondition()).poison);
+                    continue;
+                }
+                if (llvm::isa<llvm::UnreachableInst>(&i)) {
+                    undefined = undefined || reached_.at(block);
+                    hazards_.push_back("unreachable code reached (" + source_line(i) + ")");
+                    continue;
+                }
+                if (const auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+                    if (llvm::isa<llvm::DbgInfoIntrinsic>(call)) continue;
+                    if (const auto* in = llvm::dyn_cast<llvm::IntrinsicInst>(call); in && in->getIntrinsicID() == llvm::Intrinsic::assume) {
+                        undefined = undefined || (reached_.at(block) && value(in->getArgOperand(0)).bits == c_.bv_val(0, 1));
+                        continue;
+                    }
+                }
+                values_.emplace(&i, instruction(i));
+            }
+        }
+        if (!result) throw refusal("function " + f_.getName().str() + " never returns");
+        return {*result, !(undefined || *result_poison), hazards_};
+    }
+
+private:
+    z3::context& c_;
+    const llvm::Function& f_;
+    std::map<const llvm::Value*, term> values_;
+    std::map<const llvm::BasicBlock*, z3::expr> reached_;
+    std::vector<std::string> hazards_;
+    unsigned fresh_ = 0;
+
+    z3::expr bv(std::uint64_t v, unsigned w) { return c_.bv_val(v, w); }
+    z3::expr truth(const z3::expr& b) { return z3::ite(b, bv(1, 1), bv(0, 1)); }
+    term ok(const z3::expr& bits) { return {bits, c_.bool_val(false)}; }
+    z3::expr any_poison(std::initializer_list<term> ts) {
+        z3::expr p = c_.bool_val(false);
+        for (const term& t : ts) p = p || t.poison;
+        return p;
+    }
+
+    // The condition under which control goes from `from` to `to`.
+    z3::expr edge(const llvm::BasicBlock* from, const llvm::BasicBlock* to) {
+        const z3::expr at = reached_.at(from);
+        const llvm::Instruction* t = from->getTerminator();
+        if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(t)) {
+            if (!br->isConditional()) return at;
+            const z3::expr c = value(br->getCondition()).bits == bv(1, 1);
+            z3::expr e = c_.bool_val(false);
+            if (br->getSuccessor(0) == to) e = e || c;
+            if (br->getSuccessor(1) == to) e = e || !c;
+            return at && e;
+        }
+        if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) {
+            const z3::expr x = value(sw->getCondition()).bits;
+            z3::expr e = c_.bool_val(false), some_case = c_.bool_val(false);
+            for (const auto& cs : sw->cases()) {
+                const z3::expr hit = x == constant(cs.getCaseValue()).bits;
+                some_case = some_case || hit;
+                if (cs.getCaseSuccessor() == to) e = e || hit;
+            }
+            if (sw->getDefaultDest() == to) e = e || !some_case;
+            return at && e;
+        }
+        throw refusal("control flow the prover does not read: " + shown(*t) + " at " + source_line(*t));
+    }
+
+    term constant(const llvm::Constant* k) {
+        if (const auto* i = llvm::dyn_cast<llvm::ConstantInt>(k)) {
+            const llvm::APInt& v = i->getValue();
+            return ok(c_.bv_val(llvm::toString(v, 10, false).c_str(), v.getBitWidth()));
+        }
+        if (const auto* f = llvm::dyn_cast<llvm::ConstantFP>(k)) {
+            const llvm::APInt v = f->getValueAPF().bitcastToAPInt();
+            return ok(c_.bv_val(llvm::toString(v, 10, false).c_str(), v.getBitWidth()));
+        }
+        if (llvm::isa<llvm::UndefValue>(k)) {  // undef (and poison): any value, and poison where it is poison
+            const unsigned w = width_of(k->getType());
+            if (w == 0) throw refusal("an undefined value of a type the prover does not read");
+            return {c_.bv_const(("undef" + std::to_string(fresh_++)).c_str(), w), c_.bool_val(llvm::isa<llvm::PoisonValue>(k))};
+        }
+        std::string s;
+        llvm::raw_string_ostream out(s);
+        k->print(out);
+        throw refusal("a constant the prover does not read: " + out.str());
+    }
+
+    term value(const llvm::Value* v) {
+        if (const auto found = values_.find(v); found != values_.end()) return found->second;
+        if (const auto* k = llvm::dyn_cast<llvm::Constant>(v)) return constant(k);
+        throw refusal("a value used before it is defined (the prover reads blocks in order)");
+    }
+
+    z3::sort fp_sort(const llvm::Type* t) {
+        if (t->isHalfTy()) return c_.fpa_sort(5, 11);
+        if (t->isBFloatTy()) return c_.fpa_sort(8, 8);
+        if (t->isFloatTy()) return c_.fpa_sort(8, 24);
+        return c_.fpa_sort(11, 53);
+    }
+    z3::expr as_float(const llvm::Value* v) { return value(v).bits.mk_from_ieee_bv(fp_sort(v->getType())); }
+
+    term instruction(const llvm::Instruction& i) {
+        const unsigned w = width_of(i.getType());
+        if (w == 0 && !i.getType()->isVoidTy())
+            throw refusal("a value of a type the prover does not read (vector, pointer or aggregate): " + shown(i) + " at " + source_line(i));
+        auto refuse = [&](const std::string& why) -> term { throw refusal(why + ": " + shown(i) + " at " + source_line(i)); };
+        auto op = [&](unsigned n) { return value(i.getOperand(n)); };
+        // poison(x) for an operand list, plus this instruction's own condition
+        auto with = [&](const z3::expr& bits, std::initializer_list<term> from, const z3::expr& own) {
+            return term{bits, any_poison(from) || own};
+        };
+        const z3::expr no = c_.bool_val(false);
+        switch (i.getOpcode()) {
+        case llvm::Instruction::Add:
+        case llvm::Instruction::Sub:
+        case llvm::Instruction::Mul: {
+            const term a = op(0), b = op(1);
+            const auto* o = llvm::cast<llvm::OverflowingBinaryOperator>(&i);
+            const unsigned code = i.getOpcode();
+            const z3::expr r = code == llvm::Instruction::Add ? a.bits + b.bits : code == llvm::Instruction::Sub ? a.bits - b.bits : a.bits * b.bits;
+            z3::expr own = no;
+            // nuw / nsw: the result is poison where the operation wraps
+            auto wraps = [&](bool is_signed) {  // the operation in more bits differs from the result widened
+                const unsigned more = code == llvm::Instruction::Mul ? w : 1;
+                auto widen = [&](const z3::expr& x) { return is_signed ? z3::sext(x, more) : z3::zext(x, more); };
+                const z3::expr wa = widen(a.bits), wb = widen(b.bits);
+                const z3::expr full = code == llvm::Instruction::Add ? wa + wb : code == llvm::Instruction::Sub ? wa - wb : wa * wb;
+                return full != widen(r);
+            };
+            if (o->hasNoUnsignedWrap()) own = own || wraps(false);
+            if (o->hasNoSignedWrap()) own = own || wraps(true);
+            return with(r, {a, b}, own);
+        }
+        case llvm::Instruction::And: return with(op(0).bits & op(1).bits, {op(0), op(1)}, no);
+        case llvm::Instruction::Or: return with(op(0).bits | op(1).bits, {op(0), op(1)}, no);
+        case llvm::Instruction::Xor: return with(op(0).bits ^ op(1).bits, {op(0), op(1)}, no);
+        case llvm::Instruction::Shl:
+        case llvm::Instruction::LShr:
+        case llvm::Instruction::AShr: {
+            const term a = op(0), b = op(1);
+            const unsigned code = i.getOpcode();
+            const z3::expr r = code == llvm::Instruction::Shl ? z3::shl(a.bits, b.bits) : code == llvm::Instruction::LShr ? z3::lshr(a.bits, b.bits)
+                                                                                                                      : z3::ashr(a.bits, b.bits);
+            z3::expr own = z3::uge(b.bits, bv(w, w));  // a shift by the width or more is poison
+            if (const auto* o = llvm::dyn_cast<llvm::OverflowingBinaryOperator>(&i)) {
+                if (o->hasNoUnsignedWrap()) own = own || z3::lshr(r, b.bits) != a.bits;
+                if (o->hasNoSignedWrap()) own = own || z3::ashr(r, b.bits) != a.bits;
+            }
+            if (const auto* e = llvm::dyn_cast<llvm::PossiblyExactOperator>(&i); e && e->isExact())
+                own = own || z3::shl(r, b.bits) != a.bits;
+            return with(r, {a, b}, own);
+        }
+        case llvm::Instruction::UDiv:
+        case llvm::Instruction::URem:
+        case llvm::Instruction::SDiv:
+        case llvm::Instruction::SRem: {
+            const term a = op(0), b = op(1);
+            const unsigned code = i.getOpcode();
+            const z3::expr r = code == llvm::Instruction::UDiv ? z3::udiv(a.bits, b.bits) : code == llvm::Instruction::URem ? z3::urem(a.bits, b.bits)
+                               : code == llvm::Instruction::SDiv ? a.bits / b.bits : z3::srem(a.bits, b.bits);
+            z3::expr own = b.bits == bv(0, w);  // undefined behaviour, counted as poison of the result
+            if (code == llvm::Instruction::SDiv || code == llvm::Instruction::SRem)
+                own = own || (a.bits == z3::shl(bv(1, w), bv(w - 1, w)) && b.bits == c_.bv_val(-1, w));
+            hazards_.push_back("division by zero or overflow (" + source_line(i) + ")");
+            return with(r, {a, b}, own);
+        }
+        case llvm::Instruction::ICmp: {
+            const auto* cmp = llvm::cast<llvm::ICmpInst>(&i);
+            const term a = op(0), b = op(1);
+            z3::expr r = no;
+            switch (cmp->getPredicate()) {
+            case llvm::CmpInst::ICMP_EQ: r = a.bits == b.bits; break;
+            case llvm::CmpInst::ICMP_NE: r = a.bits != b.bits; break;
+            case llvm::CmpInst::ICMP_UGT: r = z3::ugt(a.bits, b.bits); break;
+            case llvm::CmpInst::ICMP_UGE: r = z3::uge(a.bits, b.bits); break;
+            case llvm::CmpInst::ICMP_ULT: r = z3::ult(a.bits, b.bits); break;
+            case llvm::CmpInst::ICMP_ULE: r = z3::ule(a.bits, b.bits); break;
+            case llvm::CmpInst::ICMP_SGT: r = a.bits > b.bits; break;
+            case llvm::CmpInst::ICMP_SGE: r = a.bits >= b.bits; break;
+            case llvm::CmpInst::ICMP_SLT: r = a.bits < b.bits; break;
+            case llvm::CmpInst::ICMP_SLE: r = a.bits <= b.bits; break;
+            default: return refuse("an integer comparison the prover does not read");
+            }
+            return with(truth(r), {a, b}, no);
+        }
+        case llvm::Instruction::FCmp: {
+            const auto* cmp = llvm::cast<llvm::FCmpInst>(&i);
+            const z3::expr x = as_float(i.getOperand(0)), y = as_float(i.getOperand(1));
+            const z3::expr unordered = x.mk_is_nan() || y.mk_is_nan();
+            const z3::expr eq = z3::to_expr(c_, Z3_mk_fpa_eq(c_, x, y)), lt = z3::to_expr(c_, Z3_mk_fpa_lt(c_, x, y)),
+                           gt = z3::to_expr(c_, Z3_mk_fpa_gt(c_, x, y));
+            z3::expr r = no;
+            switch (cmp->getPredicate()) {
+            case llvm::CmpInst::FCMP_FALSE: r = no; break;
+            case llvm::CmpInst::FCMP_TRUE: r = c_.bool_val(true); break;
+            case llvm::CmpInst::FCMP_OEQ: r = eq; break;
+            case llvm::CmpInst::FCMP_OGT: r = gt; break;
+            case llvm::CmpInst::FCMP_OGE: r = gt || eq; break;
+            case llvm::CmpInst::FCMP_OLT: r = lt; break;
+            case llvm::CmpInst::FCMP_OLE: r = lt || eq; break;
+            case llvm::CmpInst::FCMP_ONE: r = lt || gt; break;
+            case llvm::CmpInst::FCMP_ORD: r = !unordered; break;
+            case llvm::CmpInst::FCMP_UNO: r = unordered; break;
+            case llvm::CmpInst::FCMP_UEQ: r = unordered || eq; break;
+            case llvm::CmpInst::FCMP_UGT: r = unordered || gt; break;
+            case llvm::CmpInst::FCMP_UGE: r = unordered || gt || eq; break;
+            case llvm::CmpInst::FCMP_ULT: r = unordered || lt; break;
+            case llvm::CmpInst::FCMP_ULE: r = unordered || lt || eq; break;
+            case llvm::CmpInst::FCMP_UNE: r = unordered || lt || gt; break;
+            default: return refuse("a float comparison the prover does not read");
+            }
+            // nnan / ninf flags (fast math) make NaN or infinite operands poison
+            z3::expr own = no;
+            if (cmp->hasNoNaNs()) own = own || unordered;
+            if (cmp->hasNoInfs()) own = own || x.mk_is_inf() || y.mk_is_inf();
+            return with(truth(r), {op(0), op(1)}, own);
+        }
+        case llvm::Instruction::Select: {
+            const term cnd = op(0), t = op(1), f = op(2);
+            if (width_of(i.getOperand(0)->getType()) != 1) return refuse("a select on a vector");
+            const z3::expr on = cnd.bits == bv(1, 1);
+            return {z3::ite(on, t.bits, f.bits), cnd.poison || z3::ite(on, t.poison, f.poison)};
+        }
+        case llvm::Instruction::ZExt: return with(z3::zext(op(0).bits, w - width_of(i.getOperand(0)->getType())), {op(0)}, no);
+        case llvm::Instruction::SExt: return with(z3::sext(op(0).bits, w - width_of(i.getOperand(0)->getType())), {op(0)}, no);
+        case llvm::Instruction::Trunc: return with(op(0).bits.extract(w - 1, 0), {op(0)}, no);
+        case llvm::Instruction::BitCast: {
+            if (width_of(i.getOperand(0)->getType()) != w) return refuse("a bitcast between types the prover does not read");
+            return op(0);  // a float is its bits: nothing changes
+        }
+        case llvm::Instruction::FNeg: return with(op(0).bits ^ z3::shl(bv(1, w), bv(w - 1, w)), {op(0)}, no);
+        case llvm::Instruction::Freeze: {
+            const term a = op(0);
+            return ok(z3::ite(a.poison, c_.bv_const(("frozen" + std::to_string(fresh_++)).c_str(), w), a.bits));
+        }
+        case llvm::Instruction::PHI: {
+            const auto* phi = llvm::cast<llvm::PHINode>(&i);
+            std::optional<term> r;
+            for (unsigned n = 0; n < phi->getNumIncomingValues(); ++n) {
+                const term in = value(phi->getIncomingValue(n));
+                const z3::expr taken = edge(phi->getIncomingBlock(n), phi->getParent());
+                r = r ? term{z3::ite(taken, in.bits, r->bits), z3::ite(taken, in.poison, r->poison)} : in;
+            }
+            if (!r) return refuse("a phi with no incoming value");
+            return *r;
+        }
+        case llvm::Instruction::Call: return intrinsic(llvm::cast<llvm::CallInst>(i), w);
+        default: return refuse("an instruction the prover does not read (" + std::string(i.getOpcodeName()) + ")");
+        }
+    }
+
+    term intrinsic(const llvm::CallInst& call, unsigned w) {
+        const auto* in = llvm::dyn_cast<llvm::IntrinsicInst>(&call);
+        if (!in) {
+            const llvm::Function* callee = call.getCalledFunction();
+            throw refusal("a call to " + (callee ? llvm::demangle(callee->getName().str()) : std::string("a function pointer")) +
+                          " that clang did not inline, at " + source_line(call) + ": the prover reads one function's own code");
+        }
+        auto op = [&](unsigned n) { return value(call.getArgOperand(n)); };
+        const z3::expr no = c_.bool_val(false);
+        const z3::expr sign = z3::shl(bv(1, w), bv(w - 1, w));
+        switch (in->getIntrinsicID()) {
+        case llvm::Intrinsic::fabs: return {op(0).bits & ~sign, op(0).poison};
+        case llvm::Intrinsic::copysign: return {(op(0).bits & ~sign) | (op(1).bits & sign), op(0).poison || op(1).poison};
+        case llvm::Intrinsic::bswap: {
+            z3::expr r = op(0).bits.extract(7, 0);
+            for (unsigned b = 1; b < w / 8; ++b) r = z3::concat(r, op(0).bits.extract(8 * b + 7, 8 * b));
+            return {r, op(0).poison};
+        }
+        case llvm::Intrinsic::ctlz:
+        case llvm::Intrinsic::cttz: {
+            const bool lead = in->getIntrinsicID() == llvm::Intrinsic::ctlz;
+            const term a = op(0);
+            z3::expr r = bv(w, w);
+            for (unsigned n = w; n-- > 0;) {  // the first set bit from the end that counts
+                const unsigned bit = lead ? w - 1 - n : n;
+                r = z3::ite(a.bits.extract(bit, bit) == bv(1, 1), bv(n, w), r);
+            }
+            const bool zero_poison = value(call.getArgOperand(1)).bits.simplify().get_numeral_uint() != 0;
+            return {r, a.poison || (zero_poison ? a.bits == bv(0, w) : no)};
+        }
+        case llvm::Intrinsic::ctpop: {
+            z3::expr r = bv(0, w);
+            for (unsigned b = 0; b < w; ++b) r = r + z3::zext(op(0).bits.extract(b, b), w - 1);
+            return {r, op(0).poison};
+        }
+        case llvm::Intrinsic::smax: return {z3::ite(op(0).bits > op(1).bits, op(0).bits, op(1).bits), op(0).poison || op(1).poison};
+        case llvm::Intrinsic::smin: return {z3::ite(op(0).bits < op(1).bits, op(0).bits, op(1).bits), op(0).poison || op(1).poison};
+        case llvm::Intrinsic::umax: return {z3::ite(z3::ugt(op(0).bits, op(1).bits), op(0).bits, op(1).bits), op(0).poison || op(1).poison};
+        case llvm::Intrinsic::umin: return {z3::ite(z3::ult(op(0).bits, op(1).bits), op(0).bits, op(1).bits), op(0).poison || op(1).poison};
+        case llvm::Intrinsic::abs: {
+            const term a = op(0);
+            const bool min_poison = value(call.getArgOperand(1)).bits.simplify().get_numeral_uint() != 0;
+            return {z3::ite(a.bits < bv(0, w), -a.bits, a.bits), a.poison || (min_poison ? a.bits == sign : no)};
+        }
+        case llvm::Intrinsic::fshl:
+        case llvm::Intrinsic::fshr: {
+            const term a = op(0), b = op(1), s = op(2);
+            const z3::expr both = z3::concat(a.bits, b.bits), amount = z3::zext(z3::urem(s.bits, bv(w, w)), w);
+            const z3::expr r = in->getIntrinsicID() == llvm::Intrinsic::fshl ? z3::shl(both, amount).extract(2 * w - 1, w)
+                                                                               : z3::lshr(both, amount).extract(w - 1, 0);
+            return {r, a.poison || b.poison || s.poison};
+        }
+        default:
+            throw refusal("an intrinsic the prover does not read (" + in->getCalledFunction()->getName().str() + ") at " + source_line(call));
+        }
+    }
+};
+
+}  // namespace
+
+function_term term_of(z3::context& ctx, const llvm::Function& fn, const std::vector<z3::expr>& args) {
+    return translator(ctx, fn).run(args);
+}
+
+}  // namespace flipcheck::prove

@@ -1,0 +1,82 @@
+// flipcheck-prove: the mapping laws proved by Z3 from the subject's own compiled code, for every key
+// of binary16, bfloat16, binary32 and binary64, and the pair laws of `flipcheck pairs` for every
+// pair of codes (mapping_proof.hpp). Its own executable: it links
+// Z3 and LLVM, which the main command must not need (the GPU machine has neither).
+//
+//   flipcheck-prove --source my_key.cpp --subject my_key [--flag -DX] [--timeout 60]
+//
+// Exit status: 0 every law proved; 1 a law refuted (the smallest key, confirmed by running the
+// compiled code); 2 bad input, or code the prover does not read (named, with its source line);
+// 4 the solver and the native run disagree (a bug in flipcheck); 5 a law undecided in the time.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "compiled_subject.hpp"
+#include "flipcheck/error.hpp"
+#include "ir_terms.hpp"
+#include "mapping_proof.hpp"
+
+namespace fp = flipcheck::prove;
+
+int main(int argc, char** argv) {
+    CLI::App app{"flipcheck-prove: prove a float mapping's laws for every key from its compiled code (Z3, LLVM)"};
+    fp::subject_source src;
+    double timeout = 60;
+    app.add_option("--source", src.file, "the C++ file that defines the mapping (a struct with format, encode, decode)")->required();
+    app.add_option("--subject", src.subject, "the mapping's type as C++ names it: my_key, flipcheck::sign_flip<flipcheck::binary64>")
+        ->required();
+    app.add_option("--flag", src.flags, "a compile flag for the file (repeatable): -I DIR, -DNAME, -march=...");
+    app.add_option("--timeout", timeout, "seconds the solver may spend on one law (default 60): past it the law is undecided, "
+                                         "never proved")
+        ->check(CLI::Range(0.001, 86400.0));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return e.get_exit_code() == 0 ? app.exit(e) : (app.exit(e), 2);
+    }
+    try {
+        const fp::compiled_mapping m(src);
+        fp::proof_options o;
+        o.timeout_ms = unsigned(timeout * 1000);
+        const fp::mapping_proof r = fp::prove_mapping(m, src.subject, o);
+        fmt::print("{} ({} mapping, compiled by `{}`): every key (2^{}) and every pair of codes (2^{}), by Z3\n", src.subject, r.format,
+                   m.compile_command(), r.width, 2 * r.width);
+        int refuted = 0, unknown = 0;
+        const bool undefined = r.laws.front().result == fp::outcome::refuted;
+        for (const auto& l : r.laws) {
+            if (l.result == fp::outcome::proved) fmt::print("  {}: proved ({:.2f} s)\n", l.law, l.seconds);
+            if (l.result == fp::outcome::unknown) {
+                ++unknown;
+                if (undefined) fmt::print("  {}: not decided: the code's behaviour is undefined at some input (above)\n", l.law);
+                else fmt::print("  {}: UNKNOWN: the solver did not decide it within --timeout {} s\n", l.law, timeout);
+            }
+            if (l.result == fp::outcome::refuted) {
+                ++refuted;
+                const std::string at = l.b ? fmt::format("a={:#x}, b={:#x}", *l.key, *l.b)
+                                           : fmt::format("{} {:#x}", l.law == "defined" ? "input" : "key", *l.key);
+                fmt::print("  {}: FAIL at {} ({:.2f} s; the smallest{}, {})\n    {}\n", l.law, at, l.seconds, l.b ? " a, then its smallest b" : "",
+                           l.law == "defined" ? "by the solver" : "confirmed by running the compiled code", l.counterexample);
+            }
+        }
+        if (refuted) fmt::print("verdict: FAIL: {} of {} laws refuted\n", refuted, r.laws.size());
+        else if (unknown) fmt::print("verdict: UNKNOWN: {} of {} laws undecided, none refuted\n", unknown, r.laws.size());
+        else fmt::print("verdict: PASS: {} laws proved over every key and every pair of codes in {:.2f} s\n", r.laws.size(), r.seconds);
+        return refuted ? 1 : unknown ? 5 : 0;
+    } catch (const fp::refusal& e) {
+        fmt::print(stderr, "flipcheck-prove: cannot prove {}: {}\n", src.subject, e.what());
+        return 2;
+    } catch (const flipcheck::input_error& e) {
+        fmt::print(stderr, "flipcheck-prove: {}\n", e.what());
+        return 2;
+    } catch (const fp::translation_error& e) {
+        fmt::print(stderr, "flipcheck-prove: internal error: {}\n", e.what());
+        return 4;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "flipcheck-prove: internal error: {}\n", e.what());
+        return 4;
+    }
+}
