@@ -530,8 +530,9 @@ static int run_prover(int argc, char** argv) {
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
     const std::filesystem::path prover = self.parent_path() / "flipcheck-prove";
     if (ec || !std::filesystem::exists(prover, ec)) {
-        fmt::print(stderr, "flipcheck: prove: {} is not here: this flipcheck was built without the prover (configure with "
-                           "Debian's llvm-14-dev, clang-14 and libz3-dev: scripts/bootstrap installs them)\n",
+        fmt::print(stderr, "flipcheck: prove: {} is not there: build it (cmake --build --preset release --target flipcheck-prove; "
+                           "it needs Debian's llvm-14-dev, clang-14 and libz3-dev, which scripts/bootstrap installs) or install "
+                           "flipcheck, which puts it beside this program\n",
                    prover.string());
         return 2;
     }

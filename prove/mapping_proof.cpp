@@ -109,21 +109,27 @@ mapping_proof prove_mapping(const compiled_mapping& m, const std::string& subjec
         for (const auto& [id, holds] : laws) all.emplace_back(std::string(to_string(id)), holds);
         all.emplace_back("pairs_max", pair_holds(true));
         all.emplace_back("pairs_min", pair_holds(false));
-        // The smallest value of var for which the solver's assertions hold (bisection below the
-        // model's); unknown if the solver times out on the way.
+        // The smallest value of var for which the solver's assertions hold, fixed bit by bit from the
+        // top. A bit the best model so far has at 0 can be 0 (that model says so) and costs no query;
+        // only its 1 bits are asked about, so a key like 0x8000000000000001 takes 2 queries, not 64.
+        // Unknown if the solver times out on the way.
         auto smallest = [&](z3::solver& s, const z3::expr& var, z3::check_result& r) {
-            std::uint64_t hi = s.get_model().eval(var, true).get_numeral_uint64(), lo = 0;
-            while (lo < hi && r != z3::unknown) {
-                const std::uint64_t mid = lo + (hi - lo) / 2;
-                s.push();
-                s.add(z3::ule(var, bv(mid)));
-                r = s.check();
-                if (r == z3::sat) hi = s.get_model().eval(var, true).get_numeral_uint64();
-                else if (r == z3::unsat) lo = mid + 1;
-                s.pop();
+            std::uint64_t best = s.get_model().eval(var, true).get_numeral_uint64();
+            s.push();
+            for (int bit = int(w) - 1; bit >= 0 && r != z3::unknown; --bit) {
+                const z3::expr at = var.extract(unsigned(bit), unsigned(bit));
+                if (best >> bit & 1) {
+                    s.push();
+                    s.add(at == c.bv_val(0, 1));
+                    r = s.check();
+                    if (r == z3::sat) best = s.get_model().eval(var, true).get_numeral_uint64();
+                    s.pop();
+                }
+                s.add(at == c.bv_val(unsigned(best >> bit & 1), 1));
             }
-            if (r != z3::unknown) r = z3::sat;  // hi is a model's: the last step's unsat was below it
-            return hi;
+            s.pop();
+            if (r != z3::unknown) r = z3::sat;  // best is a model's
+            return best;
         };
         native = &m;
         for (const auto& [name, holds] : all) {
