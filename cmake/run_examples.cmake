@@ -50,6 +50,8 @@ must_run(0 "configuring the examples" ${CMAKE_COMMAND} ${config})
 must_run(0 "building the examples" ${CMAKE_COMMAND} --build ${WORK}/build -j 2)
 must_run(0 "the examples' tests" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build --output-on-failure)
 message(STATUS "examples: ${out}")
+# flipcheck_add_proof's test ran among them, with the installed prover.
+must_contain("float_key_proof" "the examples' tests")
 
 # Known-wrong subjects: every suite fails, each with a counterexample and a replay line. Only the
 # seed-independent stages are required to (RapidCheck draws a new seed each run, and alone it
