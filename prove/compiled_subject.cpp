@@ -57,7 +57,7 @@ std::string flipcheck_include() {
 
 }  // namespace
 
-compiled_mapping::compiled_mapping(const subject_source& s) {
+compiled_subject::compiled_subject(const subject_source& s) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(s.file, ec)) throw input_error("--source " + s.file + " is not a readable file");
     if (s.subject.empty()) throw input_error("--subject: name the mapping type (a struct with format, encode and decode)");
@@ -65,15 +65,35 @@ compiled_mapping::compiled_mapping(const subject_source& s) {
     if (!::mkdtemp(dir)) throw input_error("cannot make a temporary folder under /tmp");
     dir_ = dir;
     const std::string wrapper = dir_ + "/subject.cpp", bitcode = dir_ + "/subject.bc", library = dir_ + "/subject.so";
-    // The wrapper: the file, then C entry points that name the subject's functions and format.
+    // The wrapper: the file, then C entry points that name the subject's functions and format. A
+    // canonical key comes back as one word that compares as the key does (key_word: an integer as
+    // itself, bytes big-endian); key_bits is -1 for a key that has no such word.
     std::ofstream w(wrapper);
     w << "#include \"" << std::filesystem::absolute(s.file).string() << "\"\n"
-      << "#include <cstdint>\n"
-      << "using flipcheck_prove_subject = " << s.subject << ";\n"
-      << "using flipcheck_prove_storage = typename flipcheck_prove_subject::format::storage;\n"
+      << "#include <array>\n#include <cstdint>\n#include <type_traits>\n#include \"flipcheck/canonical_key.hpp\"\n"
+      << "template <class T> struct flipcheck_prove_entry {\n"
+      << "  using S = typename T::format::storage;\n"
+      << "  static constexpr bool is_key = requires(S x) { T::key(x); };\n"
+      << "  static S encode(S b) { if constexpr (is_key) return b; else return T::encode(b); }\n"
+      << "  static S decode(S k) { if constexpr (is_key) return k; else return T::decode(k); }\n"
+      << "  template <class K> static constexpr int bits() {\n"
+      << "    if constexpr (std::is_integral_v<K> && std::is_unsigned_v<K>) return int(sizeof(K) * 8);\n"
+      << "    else if constexpr (sizeof(K) <= 8 && std::is_same_v<K, std::array<std::uint8_t, sizeof(K)>>) return int(sizeof(K) * 8);\n"
+      << "    else return -1; }\n"
+      << "  static int key_bits() { if constexpr (is_key) return bits<decltype(T::key(S{}))>(); else return 0; }\n"
+      << "  static std::uint64_t key(S b) {\n"
+      << "    if constexpr (is_key) { if constexpr (bits<decltype(T::key(b))>() > 0) return flipcheck::key_word(T::key(b)); else return 0; }\n"
+      << "    else return 0; }\n"
+      << "  static int declared() { if constexpr (is_key) return int(T::declared); else return -1; }\n"
+      << "};\n"
+      << "using flipcheck_prove_subject = flipcheck_prove_entry<" << s.subject << ">;\n"
+      << "using flipcheck_prove_storage = flipcheck_prove_subject::S;\n"
       << "extern \"C\" flipcheck_prove_storage flipcheck_prove_encode(flipcheck_prove_storage b) { return flipcheck_prove_subject::encode(b); }\n"
       << "extern \"C\" flipcheck_prove_storage flipcheck_prove_decode(flipcheck_prove_storage k) { return flipcheck_prove_subject::decode(k); }\n"
-      << "extern \"C\" const char* flipcheck_prove_format() { return flipcheck_prove_subject::format::name.data(); }\n";
+      << "extern \"C\" std::uint64_t flipcheck_prove_key(flipcheck_prove_storage b) { return flipcheck_prove_subject::key(b); }\n"
+      << "extern \"C\" int flipcheck_prove_key_bits() { return flipcheck_prove_subject::key_bits(); }\n"
+      << "extern \"C\" int flipcheck_prove_declared() { return flipcheck_prove_subject::declared(); }\n"
+      << "extern \"C\" const char* flipcheck_prove_format() { return " << s.subject << "::format::name.data(); }\n";
     w.close();
     std::string flags;
     for (const auto& f : s.flags) flags += " " + quote(f);
@@ -87,7 +107,8 @@ compiled_mapping::compiled_mapping(const subject_source& s) {
     if (!module_) throw input_error("cannot read the compiled subject's IR: " + diagnostic.getMessage().str());
     encode_ = module_->getFunction("flipcheck_prove_encode");
     decode_ = module_->getFunction("flipcheck_prove_decode");
-    if (!encode_ || !decode_) throw input_error("the compiled subject has no encode or decode entry point");
+    key_ = module_->getFunction("flipcheck_prove_key");
+    if (!encode_ || !decode_ || !key_) throw input_error("the compiled subject has no encode, decode or key entry point");
 
     // Lazily bound: a call the code makes to a function it does not define is refused when the IR
     // is read, which comes first; the library is only run once the IR was read.
@@ -95,13 +116,22 @@ compiled_mapping::compiled_mapping(const subject_source& s) {
     if (!library_) throw input_error(std::string("cannot load the compiled subject: ") + ::dlerror());
     native_encode_ = ::dlsym(library_, "flipcheck_prove_encode");
     native_decode_ = ::dlsym(library_, "flipcheck_prove_decode");
+    native_key_ = ::dlsym(library_, "flipcheck_prove_key");
     auto* format = reinterpret_cast<const char* (*)()>(::dlsym(library_, "flipcheck_prove_format"));
-    if (!native_encode_ || !native_decode_ || !format) throw input_error("the compiled subject's library lacks its entry points");
+    auto* key_bits = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_key_bits"));
+    auto* declared = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_declared"));
+    if (!native_encode_ || !native_decode_ || !native_key_ || !format || !key_bits || !declared)
+        throw input_error("the compiled subject's library lacks its entry points");
     format_ = format();
+    key_bits_ = key_bits();
+    declared_ = declared();
+    if (key_bits_ < 0)
+        throw input_error(s.subject + "'s key is neither an unsigned integer nor a std::array of at most 8 bytes: the prover "
+                                      "compares keys as one word");
     width_ = encode_->getReturnType()->getIntegerBitWidth();
 }
 
-compiled_mapping::~compiled_mapping() {
+compiled_subject::~compiled_subject() {
     if (library_) ::dlclose(library_);
     std::error_code ec;
     if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
@@ -122,7 +152,14 @@ std::uint64_t call_width(void* fn, unsigned width, std::uint64_t bits) {
 }
 }  // namespace
 
-std::uint64_t compiled_mapping::native_encode(std::uint64_t bits) const { return call_width(native_encode_, width_, bits); }
-std::uint64_t compiled_mapping::native_decode(std::uint64_t bits) const { return call_width(native_decode_, width_, bits); }
+std::uint64_t compiled_subject::native_encode(std::uint64_t bits) const { return call_width(native_encode_, width_, bits); }
+std::uint64_t compiled_subject::native_decode(std::uint64_t bits) const { return call_width(native_decode_, width_, bits); }
+std::uint64_t compiled_subject::native_key(std::uint64_t bits) const {
+    switch (width_) {
+    case 16: return reinterpret_cast<std::uint64_t (*)(std::uint16_t)>(native_key_)(std::uint16_t(bits));
+    case 32: return reinterpret_cast<std::uint64_t (*)(std::uint32_t)>(native_key_)(std::uint32_t(bits));
+    default: return reinterpret_cast<std::uint64_t (*)(std::uint64_t)>(native_key_)(bits);
+    }
+}
 
 }  // namespace flipcheck::prove

@@ -1,7 +1,8 @@
 // A subject's source compiled as it will run: clang at -O2 turns a small wrapper (the user's file
-// included, and C entry points calling SUBJECT::encode and SUBJECT::decode) into LLVM IR, which the
-// prover reads (ir_terms.hpp), and the same IR into a shared library, which the prover runs to
-// confirm a counterexample natively before it prints FAIL.
+// included, and C entry points calling SUBJECT::encode and SUBJECT::decode, or SUBJECT::key as one
+// word that compares as the key does) into LLVM IR, which the prover reads (ir_terms.hpp), and the
+// same IR into a shared library, which the prover runs to confirm a counterexample natively before
+// it prints FAIL.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -18,23 +19,31 @@ namespace flipcheck::prove {
 
 struct subject_source {
     std::string file;                // the user's C++ file (or a flipcheck header)
-    std::string subject;             // a type with format, encode and decode: my_key, flipcheck::sign_flip<flipcheck::binary64>
+    std::string subject;             // a mapping (format, encode, decode) or a canonical key (format, declared, key):
+                                     // my_key, flipcheck::sign_flip<flipcheck::binary64>
     std::vector<std::string> flags;  // the user's compile flags (-I, -D, -std, ...)
 };
 
-class compiled_mapping {
+class compiled_subject {
 public:
-    explicit compiled_mapping(const subject_source& s);  // input_error if it does not compile
-    ~compiled_mapping();
-    compiled_mapping(const compiled_mapping&) = delete;
-    compiled_mapping& operator=(const compiled_mapping&) = delete;
+    explicit compiled_subject(const subject_source& s);  // input_error if it does not compile
+    ~compiled_subject();
+    compiled_subject(const compiled_subject&) = delete;
+    compiled_subject& operator=(const compiled_subject&) = delete;
 
+    bool is_key() const { return key_bits_ != 0; }  // a canonical key, else a mapping
     const llvm::Function& encode() const { return *encode_; }
     const llvm::Function& decode() const { return *decode_; }
+    // A canonical key: key_word(SUBJECT::key(x)) (canonical_key.hpp), its key's width in bits (an
+    // unsigned integer's, or 8 a byte of a byte key), and the equivalence it declares.
+    const llvm::Function& key() const { return *key_; }
+    unsigned key_bits() const { return unsigned(key_bits_); }
+    int declared() const { return declared_; }
     const std::string& format_name() const { return format_; }
     // The compiled functions, run natively on storage bits (zero-extended to 64).
     std::uint64_t native_encode(std::uint64_t bits) const;
     std::uint64_t native_decode(std::uint64_t bits) const;
+    std::uint64_t native_key(std::uint64_t bits) const;
     const std::string& compile_command() const { return command_; }
 
 private:
@@ -43,9 +52,12 @@ private:
     std::unique_ptr<llvm::Module> module_;
     const llvm::Function* encode_ = nullptr;
     const llvm::Function* decode_ = nullptr;
+    const llvm::Function* key_ = nullptr;
     void* library_ = nullptr;
     void* native_encode_ = nullptr;
     void* native_decode_ = nullptr;
+    void* native_key_ = nullptr;
+    int key_bits_ = 0, declared_ = -1;
     unsigned width_ = 0;
 };
 

@@ -1,6 +1,6 @@
 // flipcheck-prove: the mapping laws proved by Z3 from the subject's own compiled code, for every key
 // of binary16, bfloat16, binary32 and binary64, and the pair laws of `flipcheck pairs` for every
-// pair of codes (mapping_proof.hpp). Its own executable: it links
+// pair of codes (mapping_proof.hpp); or a canonical key's laws over every code (key_proof.hpp). Its own executable: it links
 // Z3 and LLVM, which the main command must not need (the GPU machine has neither).
 //
 //   flipcheck-prove --source my_key.cpp --subject my_key [--flag -DX] [--timeout 60]
@@ -18,16 +18,18 @@
 #include "compiled_subject.hpp"
 #include "flipcheck/error.hpp"
 #include "ir_terms.hpp"
-#include "mapping_proof.hpp"
+#include "prove_subject.hpp"
 
 namespace fp = flipcheck::prove;
 
 int main(int argc, char** argv) {
-    CLI::App app{"flipcheck-prove: prove a float mapping's laws for every key from its compiled code (Z3, LLVM)"};
+    CLI::App app{"flipcheck-prove: prove a float mapping's or canonical key's laws for every input from its compiled code (Z3, LLVM)"};
     fp::subject_source src;
     double timeout = 60;
-    app.add_option("--source", src.file, "the C++ file that defines the mapping (a struct with format, encode, decode)")->required();
-    app.add_option("--subject", src.subject, "the mapping's type as C++ names it: my_key, flipcheck::sign_flip<flipcheck::binary64>")
+    app.add_option("--source", src.file, "the C++ file that defines the subject: a mapping (a struct with format, encode, decode) "
+                                         "or a canonical key (format, declared, key)")
+        ->required();
+    app.add_option("--subject", src.subject, "its type as C++ names it: my_key, flipcheck::sign_flip<flipcheck::binary64>")
         ->required();
     app.add_option("--flag", src.flags, "a compile flag for the file (repeatable): -I DIR, -DNAME, -march=...");
     app.add_option("--timeout", timeout, "seconds the solver may spend on one law (default 60): past it the law is undecided, "
@@ -39,12 +41,16 @@ int main(int argc, char** argv) {
         return e.get_exit_code() == 0 ? app.exit(e) : (app.exit(e), 2);
     }
     try {
-        const fp::compiled_mapping m(src);
+        const fp::compiled_subject m(src);
         fp::proof_options o;
         o.timeout_ms = unsigned(timeout * 1000);
-        const fp::mapping_proof r = fp::prove_mapping(m, src.subject, o);
-        fmt::print("{} ({} mapping, compiled by `{}`): every key (2^{}) and every pair of codes (2^{}), by Z3\n", src.subject, r.format,
-                   m.compile_command(), r.width, 2 * r.width);
+        const fp::proof r = fp::prove_subject(m, src.subject, o);
+        if (m.is_key())
+            fmt::print("{} ({} canonical key, compiled by `{}`): every neighbour pair of the declared order of all 2^{} codes, by Z3\n",
+                       src.subject, r.format, m.compile_command(), r.width);
+        else
+            fmt::print("{} ({} mapping, compiled by `{}`): every key (2^{}) and every pair of codes (2^{}), by Z3\n", src.subject, r.format,
+                       m.compile_command(), r.width, 2 * r.width);
         int refuted = 0, unknown = 0;
         const bool undefined = r.laws.front().result == fp::outcome::refuted;
         for (const auto& l : r.laws) {
@@ -56,14 +62,14 @@ int main(int argc, char** argv) {
             }
             if (l.result == fp::outcome::refuted) {
                 ++refuted;
-                const std::string at = l.b ? fmt::format("a={:#x}, b={:#x}", *l.key, *l.b)
-                                           : fmt::format("{} {:#x}", l.law == "defined" ? "input" : "key", *l.key);
-                fmt::print("  {}: FAIL at {} ({:.2f} s; the smallest{}, {})\n    {}\n", l.law, at, l.seconds, l.b ? " a, then its smallest b" : "",
-                           l.law == "defined" ? "by the solver" : "confirmed by running the compiled code", l.counterexample);
+                fmt::print("  {}: FAIL at {} ({:.2f} s; the smallest{}, {})\n    {}\n", l.law, l.where, l.seconds,
+                           l.b ? " a, then its smallest b" : "", l.law == "defined" ? "by the solver" : "confirmed by running the compiled code",
+                           l.counterexample);
             }
         }
         if (refuted) fmt::print("verdict: FAIL: {} of {} laws refuted\n", refuted, r.laws.size());
         else if (unknown) fmt::print("verdict: UNKNOWN: {} of {} laws undecided, none refuted\n", unknown, r.laws.size());
+        else if (m.is_key()) fmt::print("verdict: PASS: {} laws proved over every code in {:.2f} s\n", r.laws.size(), r.seconds);
         else fmt::print("verdict: PASS: {} laws proved over every key and every pair of codes in {:.2f} s\n", r.laws.size(), r.seconds);
         return refuted ? 1 : unknown ? 5 : 0;
     } catch (const fp::refusal& e) {

@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "compiled_subject.hpp"
+#include "flipcheck/catalog/key_mutants.hpp"
 #include "flipcheck/catalog/mutants.hpp"
+#include "flipcheck/check/canonical_keys.hpp"
 #include "flipcheck/check/pairs.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/mapping.hpp"
 #include "ir_terms.hpp"
-#include "mapping_proof.hpp"
+#include "prove_subject.hpp"
 #include "run_command.hpp"
 
 namespace {
@@ -27,10 +29,11 @@ namespace fp = flipcheck::prove;
 
 const std::string catalogue = std::string(FLIPCHECK_SOURCE) + "/core/include/flipcheck/catalog/mutants.hpp";
 const std::string unreadable = std::string(FLIPCHECK_SOURCE) + "/prove/tests/unreadable_mappings.cpp";
+const std::string keys = std::string(FLIPCHECK_SOURCE) + "/core/include/flipcheck/catalog/key_mutants.hpp";
 
-fp::mapping_proof prove(const std::string& file, const std::string& type) {
-    const fp::compiled_mapping m({file, type, {}});
-    return fp::prove_mapping(m, type, {});
+fp::proof prove(const std::string& file, const std::string& type) {
+    const fp::compiled_subject m({file, type, {}});
+    return fp::prove_subject(m, type, {});
 }
 
 // The sweep's answer: each law's smallest failing key over every key of a 16-bit format.
@@ -69,7 +72,7 @@ TEST(prove, agrees_with_the_sweep_on_every_key_of_the_16_bit_formats) {
     };
     int refuted = 0, proved = 0;
     for (const known& c : cases) {
-        const fp::mapping_proof p = prove(catalogue, c.type);
+        const fp::proof p = prove(catalogue, c.type);
         const auto sweep = c.sweep();
         ASSERT_EQ(p.laws.size(), std::size_t(fc::mapping_law_count + 3)) << c.type;
         EXPECT_EQ(p.laws[0].law, "defined");
@@ -97,7 +100,7 @@ TEST(prove, agrees_with_the_sweep_on_every_key_of_the_16_bit_formats) {
 // A right mapping's check reads all 2^32 pairs (a few seconds a law): max only; min's is the same code.
 template <class M>
 void pairs_agree(const std::string& type, std::initializer_list<fc::reduce_op> ops) {
-    const fp::mapping_proof p = prove(catalogue, type);
+    const fp::proof p = prove(catalogue, type);
     ASSERT_EQ(p.laws.size(), std::size_t(fc::mapping_law_count + 3));
     for (const fc::reduce_op op : ops) {
         const fp::law_verdict& v = p.laws[op == fc::reduce_op::max ? 8 : 9];
@@ -126,11 +129,67 @@ TEST(prove, the_pair_laws_agree_with_flipcheck_pairs_on_binary16) {
                                                                 {reduce_op::max, reduce_op::min});
 }
 
+// A canonical key against flipcheck's walk of the declared order over every code of a 16-bit
+// format (check/canonical_keys.hpp's judge): each law's verdict and first failing position.
+template <class X>
+void key_agrees(const std::string& type) {
+    using F = typename X::format;
+    using S = typename F::storage;
+    const fp::proof p = prove(keys, type);
+    ASSERT_EQ(p.laws.size(), 3u) << type;
+    EXPECT_EQ(p.kind, "canonical key");
+    EXPECT_EQ(p.laws[0].result, fp::outcome::proved) << type;
+    const fc::key_check::declared_order<F> order{X::declared, nullptr, 0, nullptr, 0, true};
+    const auto found = fc::key_check::judge<F>(order, [](S x) { return fc::key_word(X::key(x)); }, 0, order.size());
+    for (int l = 0; l < 2; ++l) {
+        const fp::law_verdict& v = p.laws[std::size_t(l) + 1];
+        EXPECT_EQ(v.law, l == 0 ? "key_equivalence" : "key_order");
+        if (found.law[l].law < 0) {
+            EXPECT_EQ(v.result, fp::outcome::proved) << type << " " << v.law;
+        } else {
+            EXPECT_EQ(v.result, fp::outcome::refuted) << type << " " << v.law;
+            EXPECT_EQ(v.key, found.law[l].at) << type << " " << v.law;
+        }
+    }
+}
+
+TEST(prove, canonical_keys_agree_with_the_walk_on_every_code_of_the_16_bit_formats) {
+    key_agrees<fc::total_order_key<fc::binary16>>("flipcheck::total_order_key<flipcheck::binary16>");
+    key_agrees<fc::sql_key<fc::bfloat16>>("flipcheck::sql_key<flipcheck::bfloat16>");
+    key_agrees<fc::sql_key_bytes<fc::binary16>>("flipcheck::sql_key_bytes<flipcheck::binary16>");
+    key_agrees<fc::mutants::sql_key_signed_zeros<fc::binary16>>("flipcheck::mutants::sql_key_signed_zeros<flipcheck::binary16>");
+    key_agrees<fc::mutants::sql_key_nan_payloads<fc::bfloat16>>("flipcheck::mutants::sql_key_nan_payloads<flipcheck::bfloat16>");
+    key_agrees<fc::mutants::sql_key_little_endian<fc::binary16>>("flipcheck::mutants::sql_key_little_endian<flipcheck::binary16>");
+}
+
+// binary64's keys: the built-ins proved over all 2^64 codes; the mutants refuted where the walk's
+// step, run natively, fails (the prover confirms it; the positions are the walk's: -0 then +0 at
+// 2^63 - 2^52 + 1 under sql, -inf then the largest negative at 1).
+TEST(prove, proves_the_binary64_keys_and_refutes_their_mutants) {
+    for (const char* type : {"flipcheck::sql_key<flipcheck::binary64>", "flipcheck::total_order_key<flipcheck::binary64>",
+                             "flipcheck::sql_key_bytes<flipcheck::binary64>"})
+        EXPECT_TRUE(prove(keys, type).passed()) << type;
+    const fp::proof zeros = prove(keys, "flipcheck::mutants::sql_key_signed_zeros<flipcheck::binary64>");
+    EXPECT_EQ(zeros.laws[1].result, fp::outcome::refuted);
+    EXPECT_EQ(zeros.laws[1].key, 0x7ff0000000000001u);
+    EXPECT_NE(zeros.laws[1].counterexample.find("(-0 zero) and 0x0000000000000000 (0 zero) are equal under sql"), std::string::npos);
+    const fp::proof bytes = prove(keys, "flipcheck::mutants::sql_key_little_endian<flipcheck::binary64>");
+    EXPECT_EQ(bytes.laws[2].result, fp::outcome::refuted);
+    EXPECT_EQ(bytes.laws[2].key, 1u);
+    // A key that widens through a float conversion is refused by name (fpext), not guessed.
+    try {
+        prove(keys, "flipcheck::sql_key_widened<>");
+        FAIL() << "fpext was not refused";
+    } catch (const fp::refusal& e) {
+        EXPECT_NE(std::string(e.what()).find("(fpext)"), std::string::npos) << e.what();
+    }
+}
+
 TEST(prove, proves_the_built_in_mappings_of_binary32_and_binary64) {
     for (const char* type : {"flipcheck::sign_flip<flipcheck::binary64>", "flipcheck::sign_flip_branchless<flipcheck::binary64>",
                              "flipcheck::format_key<flipcheck::binary64>", "flipcheck::signed_key<flipcheck::binary64>",
                              "flipcheck::sign_flip<flipcheck::binary32>", "flipcheck::signed_key<flipcheck::binary32>"}) {
-        const fp::mapping_proof p = prove(catalogue, type);
+        const fp::proof p = prove(catalogue, type);
         EXPECT_TRUE(p.passed()) << type;
         EXPECT_EQ(p.width, std::string(type).find("binary64") != std::string::npos ? 64u : 32u);
     }
@@ -141,7 +200,7 @@ TEST(prove, proves_the_built_in_mappings_of_binary32_and_binary64) {
 template <class M>
 void refuted_natively(const char* type) {
     using S = typename M::format::storage;
-    const fp::mapping_proof p = prove(catalogue, type);
+    const fp::proof p = prove(catalogue, type);
     int refuted = 0;
     for (std::size_t l = 1; l <= std::size_t(fc::mapping_law_count); ++l) {
         if (p.laws[l].result != fp::outcome::refuted) continue;
@@ -183,7 +242,7 @@ TEST(prove, refuses_code_it_does_not_read_by_name_and_line) {
 }
 
 TEST(prove, undefined_behaviour_is_a_failure_not_a_proof) {
-    const fp::mapping_proof p = prove(unreadable, "shifts_too_far");
+    const fp::proof p = prove(unreadable, "shifts_too_far");
     EXPECT_FALSE(p.passed());
     ASSERT_EQ(p.laws[0].result, fp::outcome::refuted);
     EXPECT_EQ(p.laws[0].key, 0x80000000u);  // the smallest input whose shift count reaches 32

@@ -1,0 +1,17 @@
+// A compiled subject's proof, by its kind: a canonical key's laws (key_proof.hpp) or a mapping's
+// (mapping_proof.hpp).
+#pragma once
+#include <string>
+
+#include "compiled_subject.hpp"
+#include "key_proof.hpp"
+#include "mapping_proof.hpp"
+#include "proof.hpp"
+
+namespace flipcheck::prove {
+
+inline proof prove_subject(const compiled_subject& m, const std::string& subject, const proof_options& o) {
+    return m.is_key() ? prove_key(m, subject, o) : prove_mapping(m, subject, o);
+}
+
+}  // namespace flipcheck::prove
