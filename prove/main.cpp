@@ -31,10 +31,14 @@ int main(int argc, char** argv) {
         ->required();
     app.add_option("--subject", src.subject, "its type as C++ names it: my_key, flipcheck::sign_flip<flipcheck::binary64>")
         ->required();
-    app.add_option("--flag", src.flags, "a compile flag for the file (repeatable): -I DIR, -DNAME, -march=...");
+    app.add_option("--flag", src.flags, "a compile flag for the file, repeatable, written with '=' so that it is not read as an "
+                                        "option: --flag=-I/my/include --flag=-DNAME=1");
     app.add_option("--timeout", timeout, "seconds the solver may spend on one law (default 60): past it the law is undecided, "
                                          "never proved")
         ->check(CLI::Range(0.001, 86400.0));
+    app.footer("Exit status: 0 every law proved; 1 a law refuted (its smallest input printed, confirmed by running the compiled "
+               "code); 2 bad input, or code the prover does not read (named, with its source line); 4 the solver and the native run "
+               "disagree (a bug in flipcheck); 5 a law undecided within --timeout. docs/prove.md");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
