@@ -72,21 +72,6 @@ std::string rounding_tail(const check_args& a) {
     if (a.rounding == "to_nearest") return "";
     return a.rounding == "any" ? "; rounding: every mode (--rounding any; the other three on the sample)" : "; rounding: " + a.rounding + " (--rounding)";
 }
-// Runs `check(mode)` in each asked mode after the first, while r passes: the first failure is the
-// verdict, named with its mode.
-template <class Check>
-void check_other_modes(const std::vector<rounding_mode>& modes, scaling_report& r, Check&& check) {
-    r.failed_mode = modes.front();
-    for (std::size_t i = 1; i < modes.size() && r.passed(); ++i) {
-        const scaling_report m = check(modes[i]);
-        r.checks += m.checks;
-        if (m.passed()) continue;
-        r.counterexample = std::string("under rounding mode ") + to_string(modes[i]) + " (right to_nearest): " + m.counterexample.value_or("");
-        r.replay = m.replay;
-        r.failed_mode = modes[i];
-    }
-}
-
 // A failing case goes to NAME.case in the current directory, and its repro line is printed; the
 // case's text is printed too, so nothing is lost if the file cannot be written.
 void print_case_repro(const check_args& a, const flipcheck_subject_v2& s, const std::string& text,

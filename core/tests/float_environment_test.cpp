@@ -6,6 +6,8 @@
 // crtfastmath.o) sets FTZ and DAZ before main.
 #include <gtest/gtest.h>
 
+#include <cfenv>
+#include <map>
 #include <thread>
 
 #include "flipcheck/catalog/registry.hpp"
@@ -187,4 +189,50 @@ TEST(RoundingModes, the_callers_mode_does_not_reach_the_oracle) {
     const process_environment p(false, FE_UPWARD);
     EXPECT_TRUE(fc::check_scaling<fc::fp8_tensor_scale<fc::float8_e4m3fn>>().passed());
     EXPECT_EQ(fc::current_float_environment().rounding, fc::rounding_mode::upward);
+}
+
+// The scope a subject's call runs in: each mode as <cfenv> reads it and as float and long double
+// arithmetic (SSE's and x87's registers on x86) round, and the mode found restored after; both
+// outside a check (the scope reads the registers) and inside one (it writes the default's values,
+// which ieee_environment noted), where it also undoes whatever else the call changed (FTZ).
+static void expect_scope_sets_each_mode(int restored, bool subject_sets_ftz) {
+    const auto third = [](auto one) {
+        volatile decltype(one) n = one, d = 3;  // volatile: computed at run time, in the scope's mode
+        return n / d;
+    };
+    const std::pair<fc::rounding_mode, int> modes[] = {{fc::rounding_mode::to_nearest, FE_TONEAREST},
+                                                       {fc::rounding_mode::upward, FE_UPWARD},
+                                                       {fc::rounding_mode::downward, FE_DOWNWARD},
+                                                       {fc::rounding_mode::toward_zero, FE_TOWARDZERO}};
+    std::map<fc::rounding_mode, std::pair<float, long double>> got;
+    for (const auto& [mode, fe] : modes) {
+        {
+            const fc::rounding_scope scope(mode);
+            EXPECT_EQ(std::fegetround(), fe) << fc::to_string(mode);
+            got[mode] = {third(1.0f), third(1.0L)};
+#if FLIPCHECK_TEST_MXCSR
+            if (subject_sets_ftz) _mm_setcsr(_mm_getcsr() | 0x8040u);
+#endif
+        }
+        EXPECT_EQ(std::fegetround(), restored) << "the mode found, restored after " << fc::to_string(mode);
+        if (subject_sets_ftz) {
+            EXPECT_TRUE(fc::current_float_environment().ieee_default()) << "FTZ/DAZ set by the call, undone";
+        }
+    }
+    // 1/3 is inexact in both: upward lands above downward, toward zero on downward (it is positive),
+    // and to nearest on one of them, the compiler's own constant.
+    const auto& up = got[fc::rounding_mode::upward];
+    const auto& down = got[fc::rounding_mode::downward];
+    EXPECT_GT(up.first, down.first) << "float (SSE on x86)";
+    EXPECT_GT(up.second, down.second) << "long double (x87 on x86)";
+    EXPECT_EQ(got[fc::rounding_mode::toward_zero], down);
+    EXPECT_EQ(got[fc::rounding_mode::to_nearest].first, 1.0f / 3);
+    EXPECT_EQ(got[fc::rounding_mode::to_nearest].second, 1.0L / 3);
+}
+
+TEST(RoundingModes, a_rounding_scope_sets_the_mode_for_float_and_long_double_and_restores_it) {
+    const process_environment p(false, FE_TOWARDZERO);
+    expect_scope_sets_each_mode(FE_TOWARDZERO, false);
+    const fc::ieee_environment check;  // as in a check: the default's registers known
+    expect_scope_sets_each_mode(FE_TONEAREST, true);
 }

@@ -98,6 +98,28 @@ inline bool oracle_probe_passes() {
     const bool nearest = va == one && vb == 1.00000024f;
     return subnormals && nearest;
 }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// x87's control word and MXCSR as the outermost ieee_environment on this thread left them (IEEE's
+// default), so that a rounding_scope inside it writes them without reading them: on x86 a read of
+// a control register waits for the last write to it to retire (measured: 24 ns a scope that reads
+// them, 1 ns one that does not; bench/RESULTS.md, issue 57).
+struct control_registers {
+    std::uint16_t x87 = 0;
+    std::uint32_t mxcsr = 0;
+    bool known = false;
+};
+inline control_registers& default_controls() {
+    thread_local control_registers c;
+    return c;
+}
+inline control_registers read_controls() {
+    control_registers c;
+    asm volatile("fnstcw %0" : "=m"(c.x87));
+    asm volatile("stmxcsr %0" : "=m"(c.mxcsr));
+    c.known = true;
+    return c;
+}
+#endif
 }  // namespace detail
 
 // Sets IEEE's default environment on this thread for the scope's lifetime, and restores the one
@@ -109,7 +131,25 @@ public:
     ieee_environment() {
         if (depth()++ > 0) return;
         found_ = current_float_environment();
-        if (found_.ieee_default()) return;
+        if (!found_.ieee_default()) make_default();
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        detail::default_controls() = detail::read_controls();
+#endif
+    }
+    ~ieee_environment() {
+        if (--depth() > 0) return;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        detail::default_controls().known = false;
+#endif
+        if (changed_) std::fesetenv(&saved_);
+    }
+    ieee_environment(const ieee_environment&) = delete;
+    ieee_environment& operator=(const ieee_environment&) = delete;
+    // The environment the thread had before the outermost scope (a nested scope's: the default).
+    const float_environment& found() const { return found_; }
+
+private:
+    void make_default() {
         std::fegetenv(&saved_);
         changed_ = true;
         std::fesetenv(FE_DFL_ENV);  // glibc x86-64: MXCSR 0x1f80 (FTZ and DAZ off), rounding to nearest
@@ -127,16 +167,6 @@ public:
                                     "the oracle would judge wrongly; flipcheck refuses to give a verdict");
         }
     }
-    ~ieee_environment() {
-        --depth();
-        if (changed_) std::fesetenv(&saved_);
-    }
-    ieee_environment(const ieee_environment&) = delete;
-    ieee_environment& operator=(const ieee_environment&) = delete;
-    // The environment the thread had before the outermost scope (a nested scope's: the default).
-    const float_environment& found() const { return found_; }
-
-private:
     static int& depth() {
         thread_local int d = 0;
         return d;
@@ -147,15 +177,42 @@ private:
 };
 
 // The rounding mode set on this thread for the scope's lifetime (a subject's call under a mode).
+// The checks open one around every call a subject makes in another mode, so it must be cheap: on
+// x86-64 glibc's fegetround and two fesetround calls took 200 ns a scope on the session's EPYC.
+// There the scope writes the two registers the mode lives in itself (x87's control word, for long
+// double; MXCSR, for SSE and AVX); inside an ieee_environment (every check's) it writes the
+// default's values, known, and restores them whole after the call, so that a subject that changed
+// anything else in them (FTZ, say) cannot leave it set for the oracle. Elsewhere, fesetround.
 class rounding_scope {
 public:
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    // x87's and MXCSR's rounding fields share one encoding, which <cfenv> names in x87's place.
+    static_assert(FE_TONEAREST == 0 && FE_DOWNWARD == 0x400 && FE_UPWARD == 0x800 && FE_TOWARDZERO == 0xc00);
+    explicit rounding_scope(rounding_mode m) {
+        const detail::control_registers& d = detail::default_controls();
+        saved_ = d.known ? d : detail::read_controls();
+        const unsigned rc = unsigned(fe_rounding(m)) >> 10;
+        set(std::uint16_t((saved_.x87 & ~0x0c00u) | rc << 10), (saved_.mxcsr & ~0x6000u) | rc << 13);
+    }
+    ~rounding_scope() { set(saved_.x87, saved_.mxcsr); }
+
+private:
+    static void set(std::uint16_t x87, std::uint32_t mxcsr) {
+        asm volatile("fldcw %0" : : "m"(x87) : "memory");
+        asm volatile("ldmxcsr %0" : : "m"(mxcsr) : "memory");
+    }
+    detail::control_registers saved_;
+#else
     explicit rounding_scope(rounding_mode m) : saved_(std::fegetround()) { std::fesetround(fe_rounding(m)); }
     ~rounding_scope() { std::fesetround(saved_); }
-    rounding_scope(const rounding_scope&) = delete;
-    rounding_scope& operator=(const rounding_scope&) = delete;
 
 private:
     int saved_;
+#endif
+
+public:
+    rounding_scope(const rounding_scope&) = delete;
+    rounding_scope& operator=(const rounding_scope&) = delete;
 };
 
 }  // namespace flipcheck

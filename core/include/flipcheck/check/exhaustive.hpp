@@ -240,7 +240,8 @@ exhaustive_row check_pair_arrays(std::string subject, policy p, reduce_op op, in
     std::vector<std::uint8_t> xs(std::size_t(std::max(length, 0)));  // on the heap, as in check_every_array
     const std::uint64_t total = std::uint64_t(1) << (8 * length);
     for (std::uint64_t t = 0; t < total; ++t) {
-        for (int i = 0; i < length; ++i) xs[std::size_t(i)] = std::uint8_t(t >> (8 * (length - 1 - i)));
+        // Bounded by the vector's own size: bounded by `length`, GCC 12 warned of a write past it.
+        for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = std::uint8_t(t >> (8 * (xs.size() - 1 - i)));
         detail::judge_pairs<F>(r, p, op, std::span<const std::uint8_t>(xs), reduce);
     }
     return r;

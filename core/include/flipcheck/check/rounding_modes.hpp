@@ -14,8 +14,10 @@
 // The device has no rounding mode (each instruction names its own): this is a host dimension.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 
+#include "flipcheck/check/scaling_report.hpp"
 #include "flipcheck/float_environment.hpp"
 
 namespace flipcheck {
@@ -83,6 +85,24 @@ decltype(auto) with_rounding_mode(rounding_mode m, F&& f) {
         case rounding_mode::downward: return f.template operator()<rounding_mode::downward>();
         case rounding_mode::toward_zero: return f.template operator()<rounding_mode::toward_zero>();
         default: return f.template operator()<rounding_mode::to_nearest>();
+    }
+}
+
+// "Right in any mode", judged: r is the check in modes[0] (to_nearest for a declared any), and
+// check(mode) runs the same check in each later mode while r passes; the first failure becomes r's
+// verdict, named with its mode (a replay runs the case in it). One loop for the built-ins
+// (check_scaling) and a plug-in's --rounding any (cli/check.cpp).
+template <class Check>
+void check_other_modes(std::span<const rounding_mode> modes, scaling_report& r, Check&& check) {
+    r.failed_mode = modes.front();
+    for (std::size_t i = 1; i < modes.size() && r.passed(); ++i) {
+        const scaling_report m = check(modes[i]);
+        r.checks += m.checks;
+        if (m.passed()) continue;
+        r.counterexample = std::string("under rounding mode ") + to_string(modes[i]) + " (right to_nearest): " + m.counterexample.value_or("");
+        r.replay = m.replay;
+        r.failed = m.failed;
+        r.failed_mode = modes[i];
     }
 }
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -67,10 +68,13 @@ template <quantizer_input F, element_format E>
 std::vector<typename F::storage> targeted(scale_op op, float s, const std::vector<std::uint32_t>& points) {
     using S = typename F::storage;
     constexpr S top = S(F::sign_mask - 1);
-    std::vector<S> m;
-    const auto add_around = [&m](std::int64_t c) {
+    // Built in ascending order and merged, not sorted: the points ascend, and so do their values
+    // carried back through s, rounded and taken into F (a sort of each scale's few thousand was a
+    // tenth of the scaling path's time, once per scale and rounding mode). Checked, not assumed.
+    std::vector<S> carried, fixed;
+    const auto add_around = [&carried](std::int64_t c) {
         for (std::int64_t d = -2; d <= 2; ++d)
-            if (c + d >= 0 && c + d <= std::int64_t(top)) m.push_back(S(c + d));
+            if (c + d >= 0 && c + d <= std::int64_t(top) && (carried.empty() || S(c + d) > carried.back())) carried.push_back(S(c + d));
     };
     const auto into_f = [](float v) -> std::int64_t {  // v's nearest magnitude in F
         if constexpr (F::width == 32) return bit_cast<std::uint32_t>(v) & 0x7fffffffu;
@@ -79,17 +83,29 @@ std::vector<typename F::storage> targeted(scale_op op, float s, const std::vecto
     const float a = s < 0 ? -s : s;
     // A 16-bit element has 2^17 points: its lowest and highest 512 (subnormals, the overflow
     // threshold) and every 128th between them.
+    bool ascending = true;
     for (std::size_t i = 0; i < points.size(); ++i) {
         if (points.size() > 4096 && i >= 512 && i + 512 < points.size() && i % 128 != 0) continue;
         const std::uint32_t p = points[i];
         const double v = double(bit_cast<float>(p));
         const double back = op == scale_op::multiply ? v / a : v * a;
-        if (back == back && back <= 3.4028234663852886e38) add_around(into_f(float(back)));
+        if (!(back == back && back <= 3.4028234663852886e38)) continue;
+        const std::int64_t c = into_f(float(back));
+        ascending &= carried.empty() || c + 2 >= std::int64_t(carried.back());
+        add_around(c);
     }
+    if (!ascending) throw std::logic_error("scaled_check::targeted: the points carried back do not ascend");
     constexpr int m_bits = F::mantissa_bits;
-    for (std::uint64_t c = 0; c <= top; c += std::uint64_t(1) << (m_bits - 1)) m.push_back(S(c));
-    for (std::int64_t c : {std::int64_t(top), std::int64_t(F::infinity)}) add_around(c);
-    std::sort(m.begin(), m.end());
+    for (std::uint64_t c = 0; c <= top; c += std::uint64_t(1) << (m_bits - 1)) fixed.push_back(S(c));
+    std::vector<S> ends;  // infinity's and the largest magnitude's neighbours
+    for (std::int64_t c : {std::int64_t(top), std::int64_t(F::infinity)})
+        for (std::int64_t d = -2; d <= 2; ++d)
+            if (c + d >= 0 && c + d <= std::int64_t(top)) ends.push_back(S(c + d));
+    std::sort(ends.begin(), ends.end());
+    fixed.insert(fixed.end(), ends.begin(), ends.end());
+    std::inplace_merge(fixed.begin(), fixed.end() - std::ptrdiff_t(ends.size()), fixed.end());
+    std::vector<S> m(carried.size() + fixed.size());
+    std::merge(carried.begin(), carried.end(), fixed.begin(), fixed.end(), m.begin());
     m.erase(std::unique(m.begin(), m.end()), m.end());
     return m;
 }

@@ -381,19 +381,13 @@ scaling_report check_scaling(const scaling_options& o = {}) {
         scaling_options other = o;
         other.every_triple = false;
         other.every_binary32 = false;
-        auto under = [&]<rounding_mode M>() {
-            if (!r.passed() || !o.other_rounding_modes) return;
-            const scaling_report m = check_scaling_shape<in_rounding_mode<X, M>>(other);
-            r.checks += m.checks;
-            if (m.passed()) return;
-            r.counterexample = std::string("under rounding mode ") + to_string(M) + " (right to_nearest): " + *m.counterexample;
-            r.replay = m.replay;
-            r.failed = m.failed;
-            r.failed_mode = M;
-        };
-        under.template operator()<rounding_mode::upward>();
-        under.template operator()<rounding_mode::downward>();
-        under.template operator()<rounding_mode::toward_zero>();
+        if (o.other_rounding_modes)
+            check_other_modes(all_rounding_modes, r, [&](rounding_mode m) {
+                return with_rounding_mode(m, [&]<rounding_mode M>() {
+                    if constexpr (M == rounding_mode::to_nearest) return check_scaling_shape<X>(other);
+                    else return check_scaling_shape<in_rounding_mode<X, M>>(other);
+                });
+            });
     }
     r.rounding = rounding_words(claim);
     if (claim.any && !o.other_rounding_modes) r.rounding = "to_nearest only (declared any; the other modes not asked)";
