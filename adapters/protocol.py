@@ -411,14 +411,31 @@ def worker_main(setup):
             reply({"error": error_of(e)})
 
 
-# Every binary32 pattern in the walk's order, in chunks of 2^25 inputs (2^24 magnitudes, + then -).
-CHUNK_MAGNITUDES = 1 << 24
+# Every binary32 pattern in the walk's order, in chunks of magnitudes (+ then - each). A CPU
+# conversion takes 2^16 magnitudes at a time: its arrays (1 MiB or less) stay in the cache and in
+# the allocator's heap. A device's conversion (walk_chunk_codes below) takes 2^24, so that each
+# launch and copy has work enough.
+CPU_CHUNK_MAGNITUDES = 1 << 16
+DEVICE_CHUNK_MAGNITUDES = 1 << 24
 
 
-def walk_chunk(first):
+def keep_freed_memory():
+    """glibc gives a freed array larger than its thresholds back to the system, and the next chunk's
+    array faults every page in again: over half of an adapter's time streaming 2^32 inputs on the
+    2-core machine (bench/RESULTS.md, "The conversion stream"). Keep freed memory in the heap."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: never give the heap's top back below 1 GiB
+        libc.mallopt(-3, 1 << 25)  # M_MMAP_THRESHOLD: arrays up to 32 MiB (glibc's most) from the heap
+    except (OSError, AttributeError):  # not glibc: its allocator decides
+        pass
+
+
+def walk_chunk(first, n):
     import numpy as np
-    m = np.arange(first, first + CHUNK_MAGNITUDES, dtype=np.uint32)
-    x = np.empty(2 * CHUNK_MAGNITUDES, dtype=np.uint32)
+    m = np.arange(first, first + n, dtype=np.uint32)
+    x = np.empty(2 * n, dtype=np.uint32)
     x[0::2] = m
     x[1::2] = m | np.uint32(0x80000000)
     return x
@@ -427,25 +444,37 @@ def walk_chunk(first):
 _convert = None  # the conversion a worker process runs (inherited through fork)
 
 
+def little_endian_bytes(codes):
+    return codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
 def codes_of(x):
     import numpy as np
     codes = np.ascontiguousarray(_convert(x))
     if codes.shape != x.shape:
         raise ValueError(f"{codes.size} codes for {x.size} inputs")
-    return codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes()
+    return little_endian_bytes(codes)
+
+
+def on_device():
+    # A GPU framework makes the chunk's inputs on its device (fn.walk_chunk_codes(first, n) returns
+    # the codes of magnitudes [first, first + n), + then -), which saves the copy of the inputs.
+    return getattr(_convert, "walk_chunk_codes", None) is not None
+
+
+def chunk_magnitudes():
+    return DEVICE_CHUNK_MAGNITUDES if on_device() else CPU_CHUNK_MAGNITUDES
 
 
 def every_chunk_codes(first):
-    # A GPU framework makes the chunk's inputs on its device (fn.walk_chunk_codes(first, n) returns
-    # the codes of magnitudes [first, first + n), + then -), which saves the copy of the inputs.
-    make = getattr(_convert, "walk_chunk_codes", None)  # None: protocol.py makes them
-    if make is not None:
+    n = chunk_magnitudes()
+    if on_device():
         import numpy as np
-        codes = np.ascontiguousarray(make(first, CHUNK_MAGNITUDES))
-        if codes.size != 2 * CHUNK_MAGNITUDES:
-            raise ValueError(f"{codes.size} codes for {2 * CHUNK_MAGNITUDES} inputs")
-        return codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes()
-    return codes_of(walk_chunk(first))
+        codes = np.ascontiguousarray(_convert.walk_chunk_codes(first, n))
+        if codes.size != 2 * n:
+            raise ValueError(f"{codes.size} codes for {2 * n} inputs")
+        return little_endian_bytes(codes)
+    return codes_of(walk_chunk(first, n))
 
 
 def conversions_main(framework, load, conversions_of, processes):
@@ -488,6 +517,7 @@ def conversions_main(framework, load, conversions_of, processes):
         if name not in table:
             sys.exit(f"{sys.argv[0]}: no conversion named {name!r}")
     global _convert
+    keep_freed_memory()
     x = None if inputs == "every" else np.fromfile(inputs, dtype="<u4")
     sink = sys.stdout.buffer if out == "-" else open(out, "wb")
     try:
@@ -498,10 +528,11 @@ def conversions_main(framework, load, conversions_of, processes):
             elif processes and (os.cpu_count() or 1) > 1:
                 import multiprocessing
                 with multiprocessing.get_context("fork").Pool(os.cpu_count()) as pool:  # forked after _convert is set
-                    for codes in pool.imap(every_chunk_codes, range(0, 1 << 31, CHUNK_MAGNITUDES)):
+                    # 16 chunks a task: one message each way per 2^21 inputs, not per chunk.
+                    for codes in pool.imap(every_chunk_codes, range(0, 1 << 31, chunk_magnitudes()), chunksize=16):
                         sink.write(codes)
             else:
-                for first in range(0, 1 << 31, CHUNK_MAGNITUDES):
+                for first in range(0, 1 << 31, chunk_magnitudes()):
                     sink.write(every_chunk_codes(first))
             sink.flush()
     except BrokenPipeError:  # flipcheck stopped reading (it found what it needed, or was stopped)

@@ -6,6 +6,7 @@
 #   CPU: the main job within 5x one binary32 sign_flip_branchless sweep (a ratio: it holds on any CPU);
 #   GPU: the main job within 1.0 s of wall (an H100's budget: another card is judged against it too).
 # Exit status: 0 within budget; 1 a run failed; 3 the budget was missed (the medians say by how much).
+# Within budget but above 80% of it, the verdict line says WARN (the margin line; exit status 0).
 # scripts/device_run.sh runs this and counts any non-zero status as a failed step.
 # FLIPCHECK_BENCH_CLOCK=FILE: read the time from FILE (seconds) instead of the system clock, so that
 # bench/tests/main_job_budget_test.sh judges the budget logic with a stand-in that advances FILE by
@@ -41,8 +42,14 @@ ratio=$(awk -v a="$mj" -v b="$ms" 'BEGIN { print a / b }')
 printf 'median of %d: main job %.3f s, one binary32 sweep %.3f s, ratio %.2f (device %s)\n' "$runs" "$mj" "$ms" "$ratio" "$device"
 [ "$failed" -eq 0 ] || exit 1
 judge() {  # judge WHAT VALUE BUDGET UNIT: the verdict; exit 3 when VALUE is over BUDGET
-  if awk -v v="$2" -v b="$3" 'BEGIN { exit !(v <= b) }'; then
-    printf 'budget: PASS, %s %.3f%s <= %s%s\n' "$1" "$2" "$4" "$3" "$4"
+  # The margin line: 80% of the budget (DEVELOPERS.md, "Standing budgets"). Above it the budget
+  # still passes, with a warning that the next row or the next card may break it.
+  local warn
+  warn=$(awk -v b="$3" 'BEGIN { print b * 0.8 }')
+  if awk -v v="$2" -v b="$warn" 'BEGIN { exit !(v <= b) }'; then
+    printf 'budget: PASS, %s %.3f%s <= %s%s (margin line %s%s)\n' "$1" "$2" "$4" "$3" "$4" "$warn" "$4"
+  elif awk -v v="$2" -v b="$3" 'BEGIN { exit !(v <= b) }'; then
+    printf 'budget: PASS, %s %.3f%s <= %s%s; WARN: above the margin line, %s%s (80%% of the budget)\n' "$1" "$2" "$4" "$3" "$4" "$warn" "$4"
   else
     printf 'budget: MISSED, %s %.3f%s > %s%s\n' "$1" "$2" "$4" "$3" "$4"
     exit 3

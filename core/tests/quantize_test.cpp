@@ -162,3 +162,83 @@ TEST(quantizers, a_declaration_the_element_cannot_encode_is_refused) {
     ASSERT_FALSE(r.passed());
     EXPECT_NE(r.counterexample->find("no infinity"), std::string::npos) << *r.counterexample;
 }
+
+namespace {
+
+// judge_codes against the plain walk on the same stored codes: the same checks and, for each law,
+// the same first finding (input, neighbour, codes, rank), on chunks at zero, around the largest
+// finite values and infinity, and in the NaNs, with right codes and with codes changed at random
+// (inside a stretch, at its ends, at a point of the step table, in the neighbour's slots).
+template <class E>
+void judge_codes_agrees_with_the_walk(fc::quantize_policy p, std::uint32_t seed) {
+    namespace qc = fc::quantize_check;
+    using C = fc::code_t<E>;
+    const qc::oracle_steps<E> steps(p);
+    const auto view = steps.view();
+    const float* value = qc::element_values<E>().data();
+    std::uint32_t state = seed;
+    const auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+    const std::uint64_t top = 0x7fffffffu, width = 3000;
+    const std::uint64_t starts[] = {0, 1, 0x3c7fff00u, view.points[view.size / 2] - 700, view.points[view.size - 2] - 2000, 0x7f800000u - 1500,
+                                    0x7fc00000u, top + 1 - width};
+    for (std::uint64_t a : starts) {
+        const std::uint64_t e = a + width - 1;
+        std::vector<C> right(2 * width + 2);
+        for (std::uint64_t m = (a == 0 ? 0 : a - 1); m <= e; ++m)
+            for (std::uint32_t s = 0; s < 2; ++s)
+                right[std::size_t(2 * (m - a + 1) + s)] = fc::oracle::quantize<E>(p, double(fc::bit_cast<float>(std::uint32_t(m) | s << 31)));
+        std::vector<std::size_t> points;  // the slots of the table's points in the chunk
+        for (std::size_t k = 0; k < view.size; ++k)
+            if (view.points[k] >= a && view.points[k] <= e) points.push_back(std::size_t(2 * (view.points[k] - a + 1)));
+        for (int trial = 0; trial < 80; ++trial) {
+            std::vector<C> codes = right;
+            if (trial == 1)  // every NaN to code 0: the table has no answer there, only the walk does
+                for (std::uint64_t m = std::max<std::uint64_t>(a == 0 ? 0 : a - 1, 0x7f800001u); m <= e; ++m) codes[2 * (m - a + 1)] = codes[2 * (m - a + 1) + 1] = 0;
+            for (int k = trial % 4; k > 0; --k) {  // trial 0 and every fourth: the right codes
+                const std::size_t any = next() % codes.size();
+                switch (next() % 5) {
+                case 0:  // a point takes the code just below it (a tie broken the wrong way)
+                    if (!points.empty()) {
+                        const std::size_t at = points[next() % points.size()] + next() % 2;
+                        if (at >= 2) codes[at] = codes[at - 2];
+                    }
+                    break;
+                case 1: codes[any] = C(codes[any] + 1); break;
+                case 2: codes[any] = C(codes[any] - 1); break;
+                case 3: codes[any] = C(next() % (std::uint32_t(1) << E::width)); break;
+                default: {  // the neighbour's slots (or, at zero, the first magnitudes')
+                    const std::size_t at = a == 0 ? 2 + next() % 6 : next() % 4;
+                    codes[at] = C(next() % (std::uint32_t(1) << E::width));
+                }
+                }
+            }
+            const auto q = [&](std::uint32_t x) { return codes[std::size_t((std::int64_t(x & 0x7fffffffu) - std::int64_t(a) + 1) * 2 + (x >> 31))]; };
+            qc::findings<std::uint32_t, C> walked, judged;
+            const std::uint64_t from = a == 0 ? 0 : a - 1;
+            qc::walk<fc::binary32, E>(walked, value, q, qc::stepped_want<fc::binary32, C>{view, view.find(std::uint32_t(from))}, from, e, nullptr, 0,
+                                      a != 0);
+            qc::judge_codes<E>(judged, view, value, codes.data(), a, e);
+            ASSERT_EQ(judged.checks, walked.checks) << E::name << " at " << a << ", trial " << trial;
+            for (int l = 0; l < 4; ++l) {
+                const auto &j = judged.first[l], &w = walked.first[l];
+                ASSERT_EQ(j.rank, w.rank) << E::name << " law " << l << " at " << a << ", trial " << trial;
+                EXPECT_EQ(j.x, w.x);
+                EXPECT_EQ(j.previous, w.previous);
+                EXPECT_EQ(int(j.got), int(w.got));
+                EXPECT_EQ(int(j.want), int(w.want));
+                EXPECT_EQ(int(j.previous_got), int(w.previous_got));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+// The every-input judge skips what the step table proves right; it must find what the walk finds.
+TEST(quantizers, judging_stored_codes_finds_what_the_walk_finds) {
+    judge_codes_agrees_with_the_walk<fc::float8_e4m3fn>({fc::rounding::nearest_even, fc::saturation::finite}, 1);
+    judge_codes_agrees_with_the_walk<fc::float8_e5m2>({fc::rounding::toward_zero, fc::saturation::infinity}, 2);
+    judge_codes_agrees_with_the_walk<fc::float4_e2m1fn>({fc::rounding::up, fc::saturation::finite}, 3);
+    judge_codes_agrees_with_the_walk<fc::bfloat16>({fc::rounding::nearest_even, fc::saturation::infinity}, 4);
+    judge_codes_agrees_with_the_walk<fc::float8_e4m3fnuz>({fc::rounding::nearest_even, fc::saturation::nan}, 5);
+}

@@ -91,6 +91,11 @@ int run_shell(const std::string& command) {
 shell_pipe open_shell_pipe(const std::string& command) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return {};
+    // A child's output may be large (a conversion's 2^32 codes, 8 GiB): with 1 MiB in the pipe
+    // (Linux's default most for a user) the child makes its next block while flipcheck reads the
+    // last, where with the default 64 KiB the two took turns (bench/RESULTS.md, "The conversion
+    // stream": 92 s against 52 s). Where the system refuses, the default stays.
+    ::fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);
     const pid_t pid = spawn_shell(command, fds[1]);
     ::close(fds[1]);
     if (pid < 0) {

@@ -255,6 +255,52 @@ FLIPCHECK_HD void walk(findings<typename F::storage, code_t<E>>& out, const floa
     }
 }
 
+// Every binary32 input of magnitudes [a, e] judged from their codes, already made: magnitude m's
+// code for sign s is codes[2 (m - a + 1) + s], and codes[0], codes[1] are magnitude a - 1's (the
+// order law's neighbour; unused when a is 0). Between two neighbouring points of the oracle's step
+// table the oracle's answer is one code per sign, so a stretch there whose codes all equal it (and
+// whose neighbour below does too) breaks no law: not the others, since each code is the oracle's,
+// and not the order law, since the code never changes. Such a stretch is counted without a walk;
+// the walk judges the rest, input by input, with the stretch's last magnitude as its neighbour. A
+// conversion that is right runs at the speed of a comparison of memory (bench/RESULTS.md, "The
+// conversion stream"), and every finding is the walk's own: the same inputs, laws and counts.
+template <element_format E>
+void judge_codes(findings<std::uint32_t, code_t<E>>& f, const step_view<code_t<E>>& view, const float* value,
+                 const code_t<E>* codes, std::uint64_t a, std::uint64_t e) {
+    using C = code_t<E>;
+    const auto q = [&](std::uint32_t x) { return codes[std::size_t((std::int64_t(x & 0x7fffffffu) - std::int64_t(a) + 1) * 2 + (x >> 31))]; };
+    std::uint64_t pending = a;  // the first magnitude not judged yet
+    const auto walk_to = [&](std::uint64_t last) {
+        if (last < pending) return;
+        const bool warm = pending != 0;  // pending - 1 was judged (here or by the chunk before): the neighbour
+        const std::uint64_t from = warm ? pending - 1 : 0;
+        walk<binary32, E>(f, value, q, stepped_want<binary32, C>{view, view.find(std::uint32_t(from))}, from, last, nullptr, 0, warm);
+        pending = last + 1;
+    };
+    // Stretches between two points: above the last (infinity) are the NaNs, which the walk judges.
+    for (std::size_t k = view.find(std::uint32_t(a)); k + 1 < view.size && view.points[k] <= e; ++k) {
+        const std::uint64_t next = view.points[k + 1];
+        // [lo - 1, hi]: strictly between points k and k + 1, and in the buffer (lo - 1 >= a - 1).
+        const std::uint64_t lo = std::max<std::uint64_t>(std::uint64_t(view.points[k]) + 2, a), hi = std::min<std::uint64_t>(next - 1, e);
+        if (lo > hi) continue;
+        const C plus = view.above[0][k], minus = view.above[1][k];
+        const C* c = codes + 2 * (lo - a);  // magnitude lo - 1's slots
+        const std::size_t n = 2 * std::size_t(hi - lo + 2);
+        bool same = true;
+        for (std::size_t i = 0; same && i < n; i += 256) {  // blocks without a branch, so that the loop vectorises
+            const std::size_t end = std::min(n, i + 256);
+            bool block = true;
+            for (std::size_t j = i; j < end; j += 2) block &= (c[j] == plus) & (c[j + 1] == minus);
+            same = block;
+        }
+        if (!same) continue;  // the walk finds what is wrong there
+        walk_to(lo - 1);
+        f.checks += 2 * (hi - lo + 1);
+        pending = hi + 1;
+    }
+    walk_to(e);
+}
+
 // The sampled binary32 magnitudes (see the header comment), made once per element: every point
 // where an answer may change and its two neighbours on each side, and every bfloat16 magnitude
 // (the main job judges 28 binary32 quantizers on it, so it is kept to about 34,000 magnitudes).
@@ -354,13 +400,22 @@ scaling_report check_quantizer_of(quantize_policy p, QuantizeOf&& q, const scali
         if (o.every_binary32) {
             r.exhaustive = true;
             r.domain = std::string(qc::every_binary32_domain) + (o.threads == 1 ? "" : ", every core");
-            // Each chunk but the first starts one magnitude early, only to give the order law its
-            // first neighbour pair (the walk's warm_up); that magnitude is the previous chunk's.
+            // The quantizer's codes are made a block at a time, in the walk's order (the calls a walk
+            // makes, in its order), then judged from memory (judge_codes). Each chunk but the first
+            // also asks for magnitude a - 1, only to give the order law its first neighbour pair (the
+            // walk's warm_up); that magnitude is the previous chunk's, judged there.
             const auto parts = every_core_chunks(0, std::uint64_t(top) + 1, [&](std::uint64_t a, std::uint64_t e) {
                 qc::findings<S, C> out;
-                const std::uint64_t from = a == 0 ? a : a - 1;
-                const auto v = steps.view();
-                qc::walk<F, E>(out, value, q, qc::stepped_want<F, C>{v, v.find(std::uint32_t(from))}, from, e - 1, nullptr, 0, a != 0);
+                constexpr std::uint64_t block = std::uint64_t(1) << 16;
+                std::vector<C> codes(2 * block + 2);
+                if (a != 0) codes[0] = C(q(S(a - 1))), codes[1] = C(q(S((a - 1) | F::sign_mask)));
+                for (std::uint64_t b = a; b < e; b += block) {
+                    const std::uint64_t last = std::min(e, b + block) - 1;
+                    for (std::uint64_t m = b; m <= last; ++m)
+                        codes[2 * (m - b + 1)] = C(q(S(m))), codes[2 * (m - b + 1) + 1] = C(q(S(m | F::sign_mask)));
+                    qc::judge_codes<E>(out, steps.view(), value, codes.data(), b, last);
+                    codes[0] = codes[2 * (last - b + 1)], codes[1] = codes[2 * (last - b + 1) + 1];
+                }
                 return out;
             }, o.threads);
             for (const auto& part : parts) f.merge(part);
@@ -415,9 +470,7 @@ scaling_report check_quantizer_codes(quantize_policy p, Read&& read, unsigned th
         previous[0] = (*codes)[2 * chunk], previous[1] = (*codes)[2 * chunk + 1];
         running.push_back(std::async(std::launch::async, [codes, a, view, value] {
             qc::findings<S, C> f;
-            const auto q = [&](S x) { return (*codes)[std::size_t((std::int64_t(x & 0x7fffffffu) - std::int64_t(a) + 1) * 2 + (x >> 31))]; };
-            const std::uint64_t from = a == 0 ? 0 : a - 1;
-            qc::walk<F, E>(f, value, q, qc::stepped_want<F, C>{view, view.find(std::uint32_t(from))}, from, a + chunk - 1, nullptr, 0, a != 0);
+            qc::judge_codes<E>(f, view, value, codes->data(), a, a + chunk - 1);
             return f;
         }));
         if (running.size() >= threads) {
