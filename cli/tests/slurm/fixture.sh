@@ -102,10 +102,17 @@ launch() {
     echo $! >"$dir/$name.pid"
 }
 
-# Fail unless the named daemons still run.  Not kill -0: a dead daemon stays
-# a zombie child of this script until it exits.
+# Fail unless the named daemons still run: each is our child and not a
+# zombie.  Not kill -0: a dead daemon stays a zombie child of this script
+# until it exits.  Not is_ours: the marker is in the environment only once
+# env has exec'd the daemon, and a busy machine (CI starts this beside other
+# tests) can ask before that.  A child's PID cannot be reused while unreaped.
 alive() {
-    for d; do is_ours "$(cat "$dir/$d.pid")" || fail "$d died"; done
+    for d; do
+        ps -o ppid= -o stat= -p "$(cat "$dir/$d.pid")" 2>/dev/null | {
+            read -r ppid stat && [ "$ppid" = $$ ] && [ "${stat#Z}" = "$stat" ]
+        } || fail "$d died"
+    done
 }
 
 start() {
