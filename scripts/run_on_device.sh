@@ -34,7 +34,7 @@ done
 # The sanitizers run a reduced filter: the small formats (every built-in, and the CPU agreement),
 # and the option matrix over the three binary32 mutants, which takes both the explained-failures
 # and the census path. Both are far from the 2^32-key sweeps, so they finish in a few minutes.
-san_filter='GpuSweep.BuiltinsPassEveryBinary16AndBfloat16KeyAndMatchCpu:GpuMutants.LimitsRangesShardsAndLawsMatchOneCpuThread'
+san_filter='GpuSweep.BuiltinsPassEveryBinary16AndBfloat16KeyAndMatchCpu:GpuMutants.LimitsRangesShardsAndLawsMatchOneCpuThread:GpuSweep.Binary64RandomRunsAreTheKeysTheHostNames'
 
 summary=$out/summary.txt
 : >"$summary"

@@ -113,11 +113,12 @@ TEST(GpuFilter, SoundForEverySubject) {
     expect_filter_sound_for_small_formats<collapsed_one>();
 }
 
-// The random part of binary64's sample (sweep.cuh's stratified_keys), on the host: each key lies
-// in its own stratum, so the keys ascend, and the offsets inside the strata spread evenly, for
-// strata from 2 keys to 2^63 and whatever the seed.
-TEST(GpuSampledKeys, OneKeyInEachStratumSpreadEvenly) {
-    for (const int shift : {1, 8, 30, 32, 33, 40, 63}) {
+// The random part of binary64's sample (sweep.cuh's stratified_keys), on the host: each run of 4
+// neighbouring keys lies in its own stratum, so the keys ascend, and the runs' offsets inside the
+// strata spread evenly, for strata from 8 keys to 2^63 and whatever the seed.
+TEST(GpuSampledKeys, OneRunInEachStratumSpreadEvenly) {
+    constexpr int run = gpu::dev::stratified_keys::unroll;
+    for (const int shift : {3, 8, 30, 32, 33, 40, 63}) {
         for (const std::uint64_t seed : {std::uint64_t(0), std::uint64_t(0x5eed), ~std::uint64_t(0)}) {
             SCOPED_TRACE("shift " + std::to_string(shift) + ", seed " + std::to_string(seed));
             // 2^16 strata at each end of the space (all of them where there are fewer)
@@ -126,12 +127,16 @@ TEST(GpuSampledKeys, OneKeyInEachStratumSpreadEvenly) {
             double sum = 0;
             std::uint64_t high = 0, n = 0, previous = 0;
             for (const std::uint64_t first : firsts) {
-                const gpu::dev::stratified_keys src{seed, first, shift};
-                for (std::uint64_t i = 0; i < strata; ++i, ++n) {
+                const gpu::dev::stratified_keys src{seed, first * run, shift};
+                for (std::uint64_t i = 0; i < strata * run; ++i) {
                     const std::uint64_t k = src.key(i), offset = k & ((std::uint64_t(1) << shift) - 1);
-                    ASSERT_EQ(k >> shift, first + i) << "key " << k << " is outside its stratum";
-                    if (n > 0) ASSERT_GT(k, previous);
+                    ASSERT_EQ(k >> shift, first + i / run) << "key " << k << " is outside its stratum";
+                    if (n > 0 || i > 0) ASSERT_GT(k, previous);
+                    if (i % run) ASSERT_EQ(k, previous + 1) << "a run's keys are neighbours";
                     previous = k;
+                    if (i % run) continue;
+                    ASSERT_EQ(offset % run, 0u) << "a run starts at a multiple of its length";
+                    ++n;
                     sum += double(offset) / double(std::uint64_t(1) << shift);
                     high += offset >> (shift - 1);
                 }
@@ -141,6 +146,45 @@ TEST(GpuSampledKeys, OneKeyInEachStratumSpreadEvenly) {
             EXPECT_NEAR(double(high) / double(n), 0.5, 0.01);    // and have their top bit half the time
         }
     }
+}
+
+// The device visits the random runs through the kernel's cursor and the host names them through
+// key(i): a mutant that fails at half of all keys makes the two meet at every failing key (the
+// launcher re-checks each on the host, and the census, through key(i), must add up to the fast
+// pass's counts), and the counts equal the host's own over the same keys.
+TEST(GpuSweep, Binary64RandomRunsAreTheKeysTheHostNames) {
+    FLIPCHECK_REQUIRE_DEVICE();
+    using M = mut::sign_bit_only<binary64>;
+    gpu::sampled_params p;
+    p.sample.randoms = 8;  // a short list: the random keys are this test's subject (and it runs under compute-sanitizer)
+    p.random_keys = std::uint64_t(1) << 20;
+    fc::sweep_options o = one_thread();
+    o.all = true;
+    const fc::sweep_report g = gpu::sampled_sweep<M>(o, p), cpu = fc::sampled_sweep<M>(o, p.sample);
+    std::uint64_t failing = cpu.failing_keys;
+    auto by_law = cpu.failures_by_law;
+    const int shift = 64 - std::countr_zero(p.random_keys / gpu::dev::stratified_keys::unroll);
+    const gpu::dev::stratified_keys src{p.sample.seed, 0, shift};
+    for (std::uint64_t i = 0; i < p.random_keys; ++i) {
+        const fc::law_set f = fc::mapping_laws<M>::failures(src.key(i));
+        failing += f != 0;
+        for (int l = 0; l < fc::mapping_law_count; ++l) by_law[l] += (f >> l) & 1u;
+    }
+    EXPECT_EQ(g.keys_checked, cpu.keys_checked + p.random_keys);
+    EXPECT_GT(failing, p.random_keys / 4);
+    EXPECT_EQ(g.failing_keys, failing);
+    EXPECT_EQ(g.failures_by_law, by_law);
+    // Shards cut the random keys in whole runs (2^18 runs in three shards here): together they
+    // check every key once.
+    std::uint64_t shard_keys = 0, shard_failing = 0;
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        o.part = {i, 3};
+        const fc::sweep_report part = gpu::sampled_sweep<M>(o, p);
+        shard_keys += part.keys_checked;
+        shard_failing += part.failing_keys;
+    }
+    EXPECT_EQ(shard_keys, g.keys_checked);
+    EXPECT_EQ(shard_failing, g.failing_keys);
 }
 
 template <class M>
@@ -376,6 +420,8 @@ TEST(GpuSweep, InputErrorsInterruptAndProgress) {
     EXPECT_THROW(gpu::sweep<M>(o), fc::input_error);
     gpu::sampled_params p;
     p.random_keys = 3;
+    EXPECT_THROW(gpu::sampled_sweep<fc::sign_flip<binary64>>({}, p), fc::input_error);
+    p.random_keys = 4;  // one stratum: too few for runs of 4
     EXPECT_THROW(gpu::sampled_sweep<fc::sign_flip<binary64>>({}, p), fc::input_error);
 
     std::atomic<bool> stop{true};

@@ -256,7 +256,7 @@ kill_report kill_scaling() {
 
 // The scaling mutants' GPU twins (gpu/amax.cuh), run once together, each a row of its own.
 kill_report kill_scaling_gpu(std::size_t i) {
-    static const std::vector<scaling_row> rows = verify_scaling(backend::gpu, true);
+    static const std::vector<scaling_row> rows = verify_scaling(known(backend::gpu), true);
     std::size_t gpu_row = 0;
     for (const auto& r : rows)
         if (r.device == "gpu" && gpu_row++ == i)

@@ -195,14 +195,21 @@ void fold_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
 
 // ---- the GPU: gpu/reduce.hpp's reducers, each (reducer, operation, policy) one launch ----------
 // Every GPU reducer but the mutants (they are in `mutants`): the GPU's own kernels, then every
-// reducer of the registry.
+// reducer of the registry. The oracle's answers come first, for every (policy, operation) the
+// reducers are judged under: host work, done while the backend is being chosen (the driver's
+// start) rather than between launches, where it held up this thread's next launch. A backend that
+// turns out to be the CPU (no device answered) gets the CPU's rows instead.
 template <format F>
-void gpu_rows(std::size_t randoms, std::vector<reduction_row>& rows) {
+void gpu_rows(std::size_t randoms, const pending_backend& b, std::vector<reduction_row>& rows) {
     using S = typename F::storage;
     const auto xs = inputs<F>(randoms);
     oracle_answers<F> answers{xs};
     constexpr std::uint8_t id = registry::format_id<F>;
     constexpr unsigned blocks = 8;
+    for (const auto& r : gpu_backend::reducers(id))
+        for (const auto& [op, policies] : r.ops)
+            for (const policy& p : policies) r.arg ? (void)answers.index(p, op) : (void)answers.value(p, op);
+    if (b.get() != backend::gpu) return cpu_rows<F>(randoms, rows);
     for (const auto& r : gpu_backend::reducers(id)) {
         if (r.mutant) continue;
         rows.push_back({r.name, std::string(F::name), "gpu", 0, {}});
@@ -250,18 +257,19 @@ void byte_rows(std::vector<reduction_row>& rows) {
 
 }  // namespace
 
-std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms) {
+std::vector<reduction_row> verify_reductions(const pending_backend& b, std::size_t randoms) {
     std::vector<reduction_row> rows;
-    if (b == backend::gpu) {
-        // One thread per format: asking the oracle is host work that overlaps the launches. The
-        // keyed folds are host code only: each format's run in a thread of their own.
+    if (!known_cpu(b)) {
+        // The GPU's, or a backend still being chosen. One thread per format: asking the oracle is
+        // host work that overlaps the launches (and the driver's start). The keyed folds and the
+        // byte arrays are host code only: each in a thread of its own, from the start.
         std::vector<reduction_row> parts[2 * registry::formats::size], bytes;
         {
             auto byte_part = std::async(std::launch::async, [&bytes] { byte_rows(bytes); });  // host work only
             std::vector<std::future<void>> done;
             registry::for_each<registry::formats>([&]<class E>() {
                 auto& launched = parts[done.size()];
-                done.push_back(std::async(std::launch::async, [&launched, randoms] { gpu_rows<typename E::type>(randoms, launched); }));
+                done.push_back(std::async(std::launch::async, [&launched, randoms, b] { gpu_rows<typename E::type>(randoms, b, launched); }));
                 auto& folded = parts[done.size()];
                 done.push_back(std::async(std::launch::async, [&folded, randoms] { fold_rows<typename E::type>(randoms, folded); }));
             });

@@ -12,7 +12,7 @@
 
 namespace flipcheck::run {
 
-std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
+std::vector<scaling_row> verify_scaling(const pending_backend& b, bool mutants) {
     scaling_options o;
     o.every_triple = true;  // every triple of a byte format's codes: seconds, not minutes
     o.threads = 1;          // the rows already run on every core at once: a row's own threads (a scaled
@@ -32,13 +32,18 @@ std::vector<scaling_row> verify_scaling(backend b, bool mutants) {
     };
     if (mutants) registry::for_each<registry::concat<registry::scaling_mutant_instances, registry::key_mutant_instances>>(add);
     else registry::for_each<registry::concat<registry::scaling_instances, registry::key_instances>>(add);
+    // The GPU's rows wait for the backend (a backend still being chosen: the CPU rows start now).
+    const bool may_be_gpu = !known_cpu(b);
     std::future<std::vector<scaling_row>> gpu;
-    if (b == backend::gpu) gpu = std::async(std::launch::async, [mutants] { return gpu_backend::verify_scaling(mutants); });
+    if (may_be_gpu)
+        gpu = std::async(std::launch::async, [b, mutants] {
+            return b.get() == backend::gpu ? gpu_backend::verify_scaling(mutants) : std::vector<scaling_row>{};
+        });
 
     // With a GPU the mapping rows are the main job's critical path, and each needs a host thread
     // to launch and wait: the CPU rows leave two cores to them (measured: issue 33 in RESULTS).
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<scaling_row> rows = on_every_core(cpu, b == backend::gpu && cores > 4 ? cores - 2 : 0);
+    std::vector<scaling_row> rows = on_every_core(cpu, may_be_gpu && cores > 4 ? cores - 2 : 0);
     std::vector<scaling_row> on_gpu = gpu.valid() ? gpu.get() : std::vector<scaling_row>{};  // rethrows a device_error
     rows.insert(rows.end(), std::make_move_iterator(on_gpu.begin()), std::make_move_iterator(on_gpu.end()));
     return rows;

@@ -14,8 +14,9 @@
 //     with many threads may finish a few more chunks before it stops, so compare stopped-early
 //     runs with cross_check(), which accounts for that.
 //   - binary64 without a range: the sampled domain, i.e. the CPU's sampled_sweep key list
-//     (sampled.hpp) followed by `random_keys` stratified random keys (one uniform key in each of
-//     that many equal slices of the key space, so they too ascend). With random_keys = 0 it is
+//     (sampled.hpp) followed by `random_keys` stratified random keys (a run of 4 neighbouring keys
+//     from a uniform offset in each of random_keys / 4 equal slices of the key space, so they too
+//     ascend; sweep.cuh's stratified_keys). With random_keys = 0 it is
 //     sampled_sweep's domain exactly. Sampled, not exhaustive: report.coverage() says how much.
 //   - seconds is GPU kernel time (cudaEvents, summed over launches); sweep_timing adds wall time.
 //   - checkpoints are CPU-only (a 2^32-key sweep takes milliseconds): a checkpoint path throws.
@@ -35,9 +36,8 @@
 namespace flipcheck::gpu {
 
 // The binary64 sampled domain: the CPU's sample (sampled.hpp) plus random_keys stratified random
-// keys, zero or a power of two, at most 2^63. 2^34 by default: about 60-70 ms per mapping on an
-// H100 or H200, which keeps the whole main job within a second; 2^35 took it to 1.18-1.20 s on an
-// H200 (bench/RESULTS.md, issue 31).
+// keys in runs of 4, zero or a power of two from 8 to 2^63. 2^34 by default: about 30-45 ms per
+// mapping on an H200 (bench/RESULTS.md, issue 58; 60-80 ms one key a stratum, issue 31).
 struct sampled_params {
     sample_params sample{};
     std::uint64_t random_keys = std::uint64_t(1) << 34;

@@ -394,13 +394,16 @@ sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_
         fill(rep, run, o, r.size());
     } else if constexpr (F::width == 64) {
         const sampled_params& p = c.params;
-        if (p.random_keys != 0 && (!std::has_single_bit(p.random_keys) || p.random_keys == 1))
-            throw input_error("random_keys must be 0 or a power of two from 2 to 2^63");
+        constexpr std::uint64_t run_keys = dev::stratified_keys::unroll;
+        if (p.random_keys != 0 && (!std::has_single_bit(p.random_keys) || p.random_keys < 2 * run_keys))
+            throw input_error("random_keys must be 0 or a power of two from " + std::to_string(2 * run_keys) + " to 2^63");
         rep.domain = "sampled";
         // The CPU's list (sample_keys), built on the device, so both check the same keys.
         device_sample<M> keys(p.sample);
         // Shards cut the list and the random keys alike, as sampled_sweep cuts its list.
-        const key_range list_part = o.part.of({0, keys.size()}), random_part = o.part.of({0, p.random_keys});
+        // Shards cut the random keys in whole runs (stratified_keys), so each shard's first is aligned.
+        const key_range runs = o.part.of({0, p.random_keys / run_keys});
+        const key_range list_part = o.part.of({0, keys.size()}), random_part{runs.begin * run_keys, runs.end * run_keys};
         const std::uint64_t lo = list_part.begin, listed = list_part.size(), total = listed + random_part.size();
         rep.range = {0, total};
         runner<M> run(o.laws, o.limit, stop_early, sampled_chunk, timing);
@@ -410,7 +413,8 @@ sweep_report run_on_device(const sweep_options& o, const run_controls& c, sweep_
                        [&, base](std::uint64_t i) { return keys.at(lo + base + i); });
             progress(run.done(), total);
         }
-        const int shift = p.random_keys ? 64 - std::countr_zero(p.random_keys) : 1;
+        // random_keys / run strata of 2^shift keys each
+        const int shift = p.random_keys ? 64 - std::countr_zero(p.random_keys / run_keys) : 1;
         while (!run.stopped() && run.done() < total && !stop_requested(o)) {
             const dev::stratified_keys src{p.sample.seed, random_part.begin + (run.done() - listed), shift};
             run.launch(src, std::min(launch_keys<F>, total - run.done()), [src](std::uint64_t i) { return src.key(i); });

@@ -31,15 +31,20 @@ public:
     // What each sweep reports its progress to, by the row's label ("binary32 sign_flip").
     using progress_for = std::function<std::function<void(const sweep_progress&)>(const std::string& label)>;
 
-    // `with_mutant`: a mapping mutant's name to run among the rows (it must fail), or "". `stop`
-    // ends the job at its next step.
-    main_job(backend b, std::string with_mutant, std::atomic<bool>* stop, progress_for progress);
+    // `b`: the backend, or one still being chosen (the caller asks the driver beside this job:
+    // backend.hpp). `with_mutant`: a mapping mutant's name to run among the rows (it must fail), or
+    // "". `stop` ends the job at its next step.
+    main_job(pending_backend b, std::string with_mutant, std::atomic<bool>* stop, progress_for progress);
 
-    // On the GPU: starts the reducers and the scaling path beside the sweeps, from the start, then
-    // creates the CUDA context (their host work overlaps its making; their first launches wait
-    // for it) and returns its seconds. On the CPU: 0; the 32-bit sweeps keep every core busy, so
-    // the other two parts start after them, beside the remaining rows, which leave cores idle.
+    // Starts the job; returns the seconds the CUDA context took (0 on the CPU). With the CPU chosen
+    // already: nothing yet; the 32-bit sweeps keep every core busy, so the reducers and the scaling
+    // path start after them, beside the remaining rows, which leave cores idle. Otherwise (the GPU,
+    // or a backend still being chosen): they start at once, their host work overlapping the
+    // driver's start and the context's making (their launches wait for both); then this waits for
+    // the backend, rethrowing why none could be chosen, and on the GPU creates the context. The
+    // first next_row() calls it if no one did.
     double start();
+    backend chosen() const { return backend_; }  // after start()
 
     // The next mapping row, format by format in registry order; nothing after the last row or a stop.
     std::optional<mapping_row> next_row();
@@ -61,7 +66,9 @@ public:
 private:
     void start_beside();
 
-    backend b_;
+    pending_backend b_;
+    backend backend_ = backend::cpu;  // b_'s answer, once start() has it
+    bool started_ = false;
     std::string with_mutant_;
     std::atomic<bool>* stop_;
     progress_for progress_;

@@ -22,7 +22,8 @@ struct reduction_row {
     bool passed() const { return failure.empty(); }
 };
 
-std::vector<reduction_row> verify_reductions(backend b, std::size_t randoms);
+// With a backend still being chosen, the host's checks start at once and the GPU's wait for it.
+std::vector<reduction_row> verify_reductions(const pending_backend& b, std::size_t randoms);
 nlohmann::json to_json(const reduction_row& r);
 
 }  // namespace flipcheck::run

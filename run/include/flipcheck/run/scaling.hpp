@@ -23,7 +23,8 @@ struct scaling_row {
 // mutants = false: every built-in (registry::scaling and registry::keys on every format each has,
 // then the GPU's own with a GPU); true: every scaling and key mutant (registry::scaling_mutants,
 // registry::key_mutants, then the GPU twins).
-std::vector<scaling_row> verify_scaling(backend b, bool mutants);
+// With a backend still being chosen, the CPU's rows start at once and the GPU's wait for it.
+std::vector<scaling_row> verify_scaling(const pending_backend& b, bool mutants);
 nlohmann::json to_json(const scaling_row& r);
 
 }  // namespace flipcheck::run
