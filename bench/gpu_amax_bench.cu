@@ -6,6 +6,10 @@
 // each, rotated, so that nothing stays in the 50 MiB L2. The median of --repeats cudaEvent timings
 // per row (default 30), round robin; GB/s counts the input bytes read once (the two-pass NVFP4 row
 // reads them twice); each row's ratios are its bandwidth over its format's CUB and ceiling rows.
+// A row that writes (the fused kernels: one scale byte per 32 or 16 inputs) cannot reach the read
+// ceiling: its bound, the ceiling's time for the bytes it reads and writes, is its own column
+// ("r+w bound", a share of the read ceiling), and "vs bound" is its bandwidth against it.
+// --fused-blocks-per-sm B: the fused kernels' grid, B blocks per SM (default 128).
 // Every answer is checked against the host's (the amax bits, every e8m0 and e4m3fn code); exit 1
 // if any differs.
 #include <cub/device/device_reduce.cuh>
@@ -95,10 +99,16 @@ struct data {
 };
 
 int main(int argc, char** argv) {
-    int repeats = 30;
-    if (argc == 3 && std::string(argv[1]) == "--repeats") repeats = std::atoi(argv[2]);
-    if (argc != 1 && argc != 3) repeats = 0;
-    if (repeats < 1) return std::fprintf(stderr, "usage: gpu_amax_bench [--repeats N >= 1]\n"), 2;
+    int repeats = 30, fused_per_sm = 128;
+    for (int i = 1; i < argc; i += 2) {
+        const std::string flag = argv[i];
+        const int value = i + 1 < argc ? std::atoi(argv[i + 1]) : 0;
+        if (flag == "--repeats") repeats = value;
+        else if (flag == "--fused-blocks-per-sm") fused_per_sm = value;
+        else repeats = 0;
+    }
+    if (repeats < 1 || fused_per_sm < 1)
+        return std::fprintf(stderr, "usage: gpu_amax_bench [--repeats N >= 1] [--fused-blocks-per-sm B >= 1]\n"), 2;
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return std::printf("SKIPPED: no CUDA device\n"), 0;
     cudaDeviceProp prop{};
@@ -108,7 +118,7 @@ int main(int argc, char** argv) {
     // than amax_grid's (6 of 256 threads for mx_scales on an H100), so SMs x 8 blocks left a
     // second, partial wave; 16 waves measured 0.973x the ceiling against 0.906x for exactly the
     // blocks that fit at once and 0.779x for SMs x 8 (H100, bench/RESULTS.md, issue 31).
-    const unsigned fused_blocks = blocks * 16;
+    const unsigned fused_blocks = unsigned(prop.multiProcessorCount) * unsigned(fused_per_sm);
 
     data<fc::binary32> f32(std::size_t(1) << 28, 11);
     data<fc::bfloat16> b16(std::size_t(1) << 29, 13);
@@ -173,11 +183,14 @@ int main(int argc, char** argv) {
 
     std::vector<row> rows;
     std::vector<int> ceiling_of;  // per row: its format's ceiling row
-    std::vector<double> bytes_of;  // per row: the input bytes one launch reads
+    std::vector<double> bytes_of;    // per row: the input bytes one launch reads
+    std::vector<double> written_of;  // per row: the bytes it must write (scales), beside its word
     int ceiling = -1;  // the ceiling row of the format being added
-    auto add = [&](std::string name, double bytes, std::function<void(int)> launch, std::function<bool(int)> ok, int baseline) {
+    auto add = [&](std::string name, double bytes, std::function<void(int)> launch, std::function<bool(int)> ok, int baseline,
+                   double written = 0) {
         rows.push_back({std::move(name), std::move(launch), std::move(ok), baseline});
         bytes_of.push_back(bytes);
+        written_of.push_back(written);
         ceiling_of.push_back(ceiling < 0 ? int(rows.size() - 1) : ceiling);
         return int(rows.size() - 1);
     };
@@ -205,17 +218,17 @@ int main(int argc, char** argv) {
     add("flipcheck fused amax + e8m0 scales /32 binary32", bytes32, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
         k::mx_scales<fc::binary32, fc::float8_e4m3fn, P::propagate><<<fused_blocks, threads>>>(f32.d[r % inputs], f32.n, scales, word);
-    }, scales_ok(f32), cub32);
+    }, scales_ok(f32), cub32, double(f32.n) / fc::mx_block);
     add("flipcheck fused NVFP4 e4m3fn scales /16 binary32", bytes32, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
         k::nvfp4_scales<fc::binary32, P::propagate><<<fused_blocks, threads>>>(f32.d[r % inputs], f32.n, keys + r % inputs, scales, word);
-    }, nvfp4_ok(f32), cub32);
+    }, nvfp4_ok(f32), cub32, double(f32.n) / fc::nvfp4_block);
     add("NVFP4 two passes (amax_grid, then scales) binary32", bytes32, [&](int r) {
         cudaMemsetAsync(keys + 6, 0, 4);
         k::amax_grid<fc::binary32, P::propagate><<<blocks, threads>>>(f32.d[r % inputs], f32.n, keys + 6);
         cudaMemsetAsync(word, 0, 4);
         k::nvfp4_scales<fc::binary32, P::propagate><<<fused_blocks, threads>>>(f32.d[r % inputs], f32.n, keys + 6, scales, word);
-    }, nvfp4_ok(f32), cub32);
+    }, nvfp4_ok(f32), cub32, double(f32.n) / fc::nvfp4_block);
     // bfloat16
     const double bytes16 = double(b16.n) * 2;
     ceiling = -1;
@@ -239,17 +252,17 @@ int main(int argc, char** argv) {
     add("flipcheck fused amax + e8m0 scales /32 bfloat16", bytes16, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
         k::mx_scales<fc::bfloat16, fc::float8_e4m3fn, P::propagate><<<fused_blocks, threads>>>(b16.d[r % inputs], b16.n, scales, word);
-    }, scales_ok(b16), cub16);
+    }, scales_ok(b16), cub16, double(b16.n) / fc::mx_block);
     add("flipcheck fused NVFP4 e4m3fn scales /16 bfloat16", bytes16, [&](int r) {
         cudaMemsetAsync(word, 0, 4);
         k::nvfp4_scales<fc::bfloat16, P::propagate><<<fused_blocks, threads>>>(b16.d[r % inputs], b16.n, keys + 3 + r % inputs, scales, word);
-    }, nvfp4_ok(b16), cub16);
+    }, nvfp4_ok(b16), cub16, double(b16.n) / fc::nvfp4_block);
     add("NVFP4 two passes (amax_grid, then scales) bfloat16", bytes16, [&](int r) {
         cudaMemsetAsync(keys + 6, 0, 4);
         k::amax_grid<fc::bfloat16, P::propagate><<<blocks, threads>>>(b16.d[r % inputs], b16.n, keys + 6);
         cudaMemsetAsync(word, 0, 4);
         k::nvfp4_scales<fc::bfloat16, P::propagate><<<fused_blocks, threads>>>(b16.d[r % inputs], b16.n, keys + 6, scales, word);
-    }, nvfp4_ok(b16), cub16);
+    }, nvfp4_ok(b16), cub16, double(b16.n) / fc::nvfp4_block);
 
     // Every answer on every input first, then the timed repeats, round robin.
     for (auto& rw : rows) {
@@ -263,16 +276,20 @@ int main(int argc, char** argv) {
     }
     time_round_robin(rows, repeats);
 
-    std::printf("%s, %d SMs; median of %d runs per row, 3 rotating inputs of 1 GiB per format\n", prop.name,
-                prop.multiProcessorCount, repeats);
-    std::printf("%-52s %9s %9s %8s %11s %s\n", "row", "ms", "GB/s", "vs CUB", "vs ceiling", "answer");
+    std::printf("%s, %d SMs; median of %d runs per row, 3 rotating inputs of 1 GiB per format; fused kernels on %d blocks per SM\n",
+                prop.name, prop.multiProcessorCount, repeats, fused_per_sm);
+    std::printf("%-52s %9s %9s %8s %11s %10s %9s %s\n", "row", "ms", "GB/s", "vs CUB", "vs ceiling", "r+w bound", "vs bound", "answer");
     bool all_right = true;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const row& rw = rows[i];
         auto gbs_of = [&](std::size_t k) { return bytes_of[k] / (double(rows[k].median()) * 1e6); };
         const double gbs = gbs_of(i), base = rw.baseline < 0 ? gbs : gbs_of(std::size_t(rw.baseline));
-        std::printf("%-52s %9.3f %9.1f %7.3fx %10.3fx %s\n", rw.name.c_str(), double(rw.median()), gbs, gbs / base,
-                    gbs / gbs_of(std::size_t(ceiling_of[i])), rw.right ? "right" : "WRONG");
+        const double vs_ceiling = gbs / gbs_of(std::size_t(ceiling_of[i]));
+        // The ceiling moves read bytes only: at its rate, reading and writing takes (read + written)
+        // / read of its time, so the bound, as a share of the ceiling, is read / (read + written).
+        const double bound = bytes_of[i] / (bytes_of[i] + written_of[i]);
+        std::printf("%-52s %9.3f %9.1f %7.3fx %10.3fx %10.3f %8.3fx %s\n", rw.name.c_str(), double(rw.median()), gbs, gbs / base,
+                    vs_ceiling, bound, vs_ceiling / bound, rw.right ? "right" : "WRONG");
         all_right = all_right && rw.right;
     }
     return all_right ? 0 : 1;
