@@ -206,12 +206,14 @@ void gpu_rows(std::size_t randoms, const pending_backend& b, std::vector<reducti
     oracle_answers<F> answers{xs};
     constexpr std::uint8_t id = registry::format_id<F>;
     constexpr unsigned blocks = 8;
-    for (const auto& r : gpu_backend::reducers(id))
+    std::vector<gpu_backend::reducer_checks> checked;  // every one but the mutants (`flipcheck mutants` checks those)
+    for (auto& r : gpu_backend::reducers(id))
+        if (!r.mutant) checked.push_back(std::move(r));
+    for (const auto& r : checked)
         for (const auto& [op, policies] : r.ops)
             for (const policy& p : policies) r.arg ? (void)answers.index(p, op) : (void)answers.value(p, op);
     if (b.get() != backend::gpu) return cpu_rows<F>(randoms, rows);
-    for (const auto& r : gpu_backend::reducers(id)) {
-        if (r.mutant) continue;
+    for (const auto& r : checked) {
         rows.push_back({r.name, std::string(F::name), "gpu", 0, {}});
         judge<F> j{rows.back(), answers};
         for (const auto& [op, policies] : r.ops)
