@@ -165,7 +165,7 @@ int parse_arguments(int argc, const char* const* argv, const choices& names, arg
     audit->add_option("--json", out.audit_json, "also write the audit as JSON to FILE");
     add_number(audit, "--randoms", out.audit.randoms, 0, 100000000, "random arrays per subject, beside the fixed battery (default 2000)");
     audit->add_flag("--markdown", out.audit.markdown, "print this device's section of docs/audit.md");
-    audit->add_flag("--quick", out.audit.quick, "sample the strong_order claim (2^22 pairs) instead of every pair; with --conversions, the sampled domain instead of every binary32 input; frameworks' witnesses shrink for a quarter of the time");
+    audit->add_flag("--quick", out.audit.quick, "sample the strong_order claim (2^22 pairs) instead of every pair; with --conversions, the sampled domain instead of every binary32 input; frameworks' witnesses shrink for a quarter of the time; sorts run on arrays of up to 5000 elements, not 300000");
     audit->add_flag("--conversions", out.audit.conversions, "the conversion table: what binary32 -> fp8/fp6/fp4/binary16/bfloat16 conversions (NumPy; with --device gpu CUDA, PyTorch, JAX, ml_dtypes, Triton, flipcheck's own) do on every binary32 input");
     audit->add_flag("--shaders", out.audit.shaders, "also the shader rows, through Vulkan: the driver's max()/min() and seed 001's listing");
     audit->add_flag("--shaders-only", out.audit.shaders_only, "only the shader rows");

@@ -367,9 +367,13 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     std::vector<std::string> vers = versions(b);
     // Text shows everything the machine runs; each Markdown section holds only its backend's rows.
     const subjects all = collect(b, o, vers, !o.markdown || b == backend::cpu);
+    // --quick: the sorts' arrays up to 5000 elements (the 300000-element ones are most of a
+    // framework's answers, and of the time an audit spends reading them).
+    const std::size_t largest_sort = o.quick ? 5000 : audit::largest_sort_input;
     std::vector<adapter_result> frameworks;
     if (!o.shaders_only)
-        for (const auto& cmd : adapter_commands(o.adapters, o.default_adapters, b)) frameworks.push_back(run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu));
+        for (const auto& cmd : adapter_commands(o.adapters, o.default_adapters, b))
+            frameworks.push_back(run_adapter(cmd, std::min<std::size_t>(o.randoms, 500), b == backend::gpu, {}, largest_sort));
     const bool md = o.markdown;
     const std::string section = std::string(b == backend::gpu ? "GPU" : "CPU") + (o.frameworks_only ? " frameworks" : "");
     if (md) {
@@ -393,7 +397,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     for (std::size_t i = 0; i < frameworks.size(); ++i) {
         const auto& f = frameworks[i];
         for (const auto& s : f.reducers) framework_reports[i].push_back(classify(s, f.randoms, b == backend::gpu));
-        for (const auto& s : f.sorts) framework_sort_reports[i].push_back(classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300)));
+        for (const auto& s : f.sorts) framework_sort_reports[i].push_back(classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300), f.largest_sort));
         // A GPU framework's rounds are slow (the framework starts again, its kernels compile again).
         // --quick asks for a quick audit: a shorter time box, in which the witnesses still shrink
         // most of the way; one cut short keeps the smallest input found so far.
@@ -416,7 +420,7 @@ int run_audit_command(const audit_options& o, backend b, const json_file& json) 
     reduce_rows(all.reducers, o.randoms, nullptr);
     for (std::size_t i = 0; i < frameworks.size(); ++i) reduce_rows(frameworks[i].reducers, frameworks[i].randoms, &framework_reports[i]);
     std::vector<std::pair<audit::sort_subject, audit::sort_report>> sort_list;
-    for (const auto& s : all.sorts) sort_list.emplace_back(s, classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300)));
+    for (const auto& s : all.sorts) sort_list.emplace_back(s, classify(s, b == backend::gpu, std::min<std::size_t>(o.randoms, 300), largest_sort));
     for (std::size_t i = 0; i < frameworks.size(); ++i)
         for (std::size_t k = 0; k < frameworks[i].sorts.size(); ++k) sort_list.emplace_back(frameworks[i].sorts[k], framework_sort_reports[i][k]);
     for (const auto& [s, v] : sort_list) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <compare>
 #include <cstring>
 
@@ -60,4 +61,24 @@ TEST(audit_sort, a_sort_that_changes_an_element_is_wrong_without_nan) {
     ASSERT_TRUE(v.without_nan_witness);
     EXPECT_EQ(v.without_nan_witness->xs.size(), 2u);
     EXPECT_EQ(v.order, "none");
+}
+
+// `flipcheck audit --quick` stops the random arrays at 5000 elements: the same battery less the
+// 300000-element arrays, every other input drawn as in the whole battery (its witnesses and replay
+// names stay those of a full audit).
+TEST(audit_sort, a_smaller_largest_array_leaves_out_only_the_larger_inputs) {
+    const auto whole = fa::sort_battery<fc::binary32>({}, 50);
+    const auto quick = fa::sort_battery<fc::binary32>({}, 50, 5000);
+    std::size_t large = 0;
+    for (const auto& in : whole) large += in.xs.size() > 5000;
+    EXPECT_EQ(large, 2u);
+    ASSERT_EQ(quick.size(), whole.size() - large);
+    std::size_t i = 0;
+    for (const auto& in : whole) {
+        if (in.xs.size() > 5000) continue;
+        EXPECT_EQ(quick[i].what, in.what);
+        EXPECT_EQ(quick[i].xs, in.xs) << in.what;
+        ++i;
+    }
+    EXPECT_EQ(std::count_if(quick.begin(), quick.end(), [](const auto& in) { return in.xs.size() == 5000; }), 2);
 }

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,9 +64,14 @@ std::vector<std::string> program_adapters() {
     return out;
 }
 
-word parse_hex(const nlohmann::json& j, const std::string& where) {
-    if (!j.is_string()) throw input_error(where + ": a bit pattern must be a hex string like \"0x3f800000\"");
-    return parse_number(j.get<std::string>(), where + ": the bit pattern");
+// `where` is made only for a message: an audit reads hundreds of thousands of answers.
+template <class Where>
+word parse_hex(const nlohmann::json& j, const Where& where) {
+    if (!j.is_string()) throw input_error(where() + ": a bit pattern must be a hex string like \"0x3f800000\"");
+    const auto& text = j.get_ref<const std::string&>();
+    std::uint64_t v = 0;
+    if (read_number(text, std::numeric_limits<std::uint64_t>::max(), v)) return v;
+    return parse_number(text, where() + ": the bit pattern");  // throws, naming the text
 }
 
 struct case_set {
@@ -91,7 +97,7 @@ case_map empty_cases() {
 
 // Every input the reducer and sort classifiers will run, per format, and `extra` (a replay's
 // --input) in each format whose width holds its bit patterns.
-case_map cases_for(std::size_t randoms, bool device, const std::vector<input>& extra) {
+case_map cases_for(std::size_t randoms, bool device, const std::vector<input>& extra, std::size_t largest_sort) {
     case_map out = empty_cases();
     std::size_t next = 0;
     for (const auto& format : audit_formats()) {
@@ -105,7 +111,7 @@ case_map cases_for(std::size_t randoms, bool device, const std::vector<input>& e
                 add(in.xs, for_reduce);
                 if (in.xs.size() >= 2 && in.xs.size() <= 64) add(input(in.xs.rbegin(), in.xs.rend()), for_reduce);
             }
-            for (const auto& in : audit::sort_battery<F>(nans, std::min<std::size_t>(randoms, 300))) add(in.xs, for_sort);
+            for (const auto& in : audit::sort_battery<F>(nans, std::min<std::size_t>(randoms, 300), largest_sort)) add(in.xs, for_sort);
             for (const auto& xs : extra)
                 if (std::all_of(xs.begin(), xs.end(), [](word x) { return x == word(typename F::storage(x)); })) add(xs, for_reduce | for_sort);
         });
@@ -120,7 +126,8 @@ struct parsed_answer {
     std::string skip;                    // why the framework cannot take this input, if it cannot
 };
 
-parsed_answer parse_answer(const nlohmann::json& j, const std::string& kind, const std::string& where) {
+template <class Where>
+parsed_answer parse_answer(const nlohmann::json& j, const std::string& kind, const Where& where) {
     parsed_answer a;
     if (j.is_null()) return a;
     if (j.is_object()) {
@@ -129,30 +136,33 @@ parsed_answer parse_answer(const nlohmann::json& j, const std::string& kind, con
             return a;
         }
         if (!j.contains("error") || !j["error"].is_string())
-            throw input_error(where + ": an object answer must be {\"error\": \"...\"} (or, for a reducer, {\"skip\": \"why\"})");
+            throw input_error(where() + ": an object answer must be {\"error\": \"...\"} (or, for a reducer, {\"skip\": \"why\"})");
         a.error = j["error"].get<std::string>();
         return a;
     }
     if (kind == "value") a.value = parse_hex(j, where);
     else if (kind == "arg") {
-        if (!j.is_number_integer() || j.get<long long>() < 0) throw input_error(where + ": an arg answer must be a non-negative index");
+        if (!j.is_number_integer() || j.get<long long>() < 0) throw input_error(where() + ": an arg answer must be a non-negative index");
         a.value = j.get<std::uint64_t>();
     } else {
-        if (!j.is_array()) throw input_error(where + ": a sort answer must be an array of hex bit patterns");
+        if (!j.is_array()) throw input_error(where() + ": a sort answer must be an array of hex bit patterns");
         input xs;
+        xs.reserve(j.size());
         for (const auto& e : j) xs.push_back(parse_hex(e, where));
-        a.sorted = xs;
+        a.sorted = std::move(xs);
     }
     return a;
 }
 
 adapter_result read_answers(const fs::path& path, const std::map<std::string, case_set>& cases, const std::string& command,
                             const std::string& replay) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(fmt::format("adapter '{}' wrote no answers file", command));
+    // Parsed from memory: nlohmann-json reads a stream a character at a time through its buffer.
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(in);
+        j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         throw input_error(fmt::format("adapter '{}': its answers are not JSON: {}", command, e.what()));
     }
@@ -181,7 +191,7 @@ adapter_result read_answers(const fs::path& path, const std::map<std::string, ca
             if (!(set->second.uses.at(id) & use)) continue;
             const auto key = std::to_string(id);
             if (!answers.contains(key)) throw input_error(fmt::format("{}: no answer for case {} (every case of its format needs one)", where, id));
-            auto a = parse_answer(answers[key], kind, fmt::format("{}, case {}", where, id));
+            auto a = parse_answer(answers[key], kind, [&] { return fmt::format("{}, case {}", where, id); });
             if (xs.empty() && !a.error.empty()) empty_note = "raises " + a.error;
             if (!a.skip.empty()) skip_reason = a.skip;
             table->emplace(xs, std::move(a));
@@ -316,9 +326,11 @@ adapter_result ask(const std::string& command, const case_map& cases, bool devic
 
 }  // namespace
 
-adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device, const std::vector<audit::input>& extra) {
-    auto r = ask(command, cases_for(randoms, device, extra), device);
+adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device, const std::vector<audit::input>& extra,
+                           std::size_t largest_sort) {
+    auto r = ask(command, cases_for(randoms, device, extra, largest_sort), device);
     r.randoms = randoms;
+    r.largest_sort = largest_sort;
     return r;
 }
 

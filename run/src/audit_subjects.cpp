@@ -224,10 +224,10 @@ audit::report classify(const audit::subject& s, std::size_t randoms, bool device
     });
     return v;
 }
-audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms) {
+audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms, std::size_t largest) {
     audit::sort_report v;
     with_audit_format(s.format, [&]<class F>() {
-        v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms);
+        v = audit::classify_sort<F>(s.run, s.nan_undefined, made_nans(s.format, device), randoms, largest);
         if (!s.answers_any_input) return;
         auto ws = audit::witnesses<F>(v);
         audit::shrink_witnesses(ws, [&](const audit::input& xs) { return sort_answer(s, xs); });

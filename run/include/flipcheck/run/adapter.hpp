@@ -17,6 +17,7 @@ struct adapter_result {
     std::string framework, version, reason;
     bool installed = false;
     std::size_t randoms = 0;  // the random arrays its cases hold (the classifier must ask for the same)
+    std::size_t largest_sort = audit::largest_sort_input;  // likewise the sorts' largest array
     std::string run;          // the command line that answered (an interpreter found for a repo adapter)
     std::vector<audit::subject> reducers;
     std::vector<audit::sort_subject> sorts;
@@ -33,8 +34,10 @@ std::string repo_adapter(const std::string& name);
 std::vector<std::string> adapter_runs(const std::string& command);
 // Runs `command CASES ANSWERS` and reads its answers. Throws input_error when the adapter fails
 // or writes answers that break the format. `extra` inputs (a replay's --input) are asked too, in
-// every format whose width holds their bit patterns.
-adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device, const std::vector<audit::input>& extra = {});
+// every format whose width holds their bit patterns. The sorts' arrays go up to `largest_sort`
+// elements (audit::sort_battery).
+adapter_result run_adapter(const std::string& command, std::size_t randoms, bool device, const std::vector<audit::input>& extra = {},
+                           std::size_t largest_sort = audit::largest_sort_input);
 // Shrinks the witnesses of a framework's rows (reducers[i] is f.reducers[i]'s report, sorts[i]
 // f.sorts[i]'s), all its rows together: one call of its adapter a round (each call starts the
 // framework again: a GPU framework's start and first compiles take seconds), `rounds` rounds at most

@@ -50,7 +50,8 @@ void with_audit_format(const std::string& format, Fn&& fn) {
 // A subject's answers to the audit's questions, on NaNs made as `device` makes them; the witnesses
 // of one that answers any input are shrunk (an adapter's: run/adapter.hpp's shrink_witnesses).
 audit::report classify(const audit::subject& s, std::size_t randoms, bool device);
-audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms);
+audit::sort_report classify(const audit::sort_subject& s, bool device, std::size_t randoms,
+                            std::size_t largest = audit::largest_sort_input);
 // A sort's answer on xs: nothing where a NaN makes its comparison undefined behaviour (not run).
 std::optional<audit::input> sort_answer(const audit::sort_subject& s, const audit::input& xs);
 
