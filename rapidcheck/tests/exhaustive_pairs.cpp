@@ -4,8 +4,8 @@
 // equal, doubling the time). The hot loop calls the same per-element helpers as
 // keyed_reducer::sequential and the oracle's own arg_reduce/same_result on the pair; a pair that
 // disagrees is re-checked through reducer_laws::agreement, which writes the counterexample.
-// Measured in Release on the 2-core development machine: about 60 s of CPU time per format, so
-// 30-40 s wall each with both cores free (108 s for both while other builds shared the cores).
+// Measured in Release on the 2-core development machine: about 120 s of CPU time per format (61 s
+// wall for bfloat16 on both cores; bench/RESULTS.md, issue 58).
 //
 //   exhaustive_pairs [--threads N] [--zero-equal] [--expect-failure] [FORMAT...]   (default: every 16-bit format)
 //
@@ -89,17 +89,33 @@ inline bool agrees(const typename M::format::storage (&xs)[2]) {
     return fc::oracle::same_result<O>(p, want, got);
 }
 
-// All b for one a, every (NaN policy, op) in one loop so the decoded values are shared.
+// Which of the six (NaN policy, op) checks {a, b} passes, a bit each.
+template <fc::mapping M, zero_policy Z>
+inline unsigned passes(const typename M::format::storage (&xs)[2]) {
+    constexpr nan_policy T = nan_policy::total_order, P = nan_policy::propagate, I = nan_policy::ignore;
+    constexpr reduce_op mx = reduce_op::max, mn = reduce_op::min;
+    return unsigned(agrees<M, T, Z, mx>(xs)) | unsigned(agrees<M, T, Z, mn>(xs)) << 1 | unsigned(agrees<M, P, Z, mx>(xs)) << 2 |
+           unsigned(agrees<M, P, Z, mn>(xs)) << 3 | unsigned(agrees<M, I, Z, mx>(xs)) << 4 | unsigned(agrees<M, I, Z, mn>(xs)) << 5;
+}
+
+// All b for one a, every (NaN policy, op) in one loop so the decoded values are shared. A first
+// loop only asks whether any pair of the row fails (no call and no exit inside it, so that it can
+// vectorize); a row with a failure is walked again pair by pair to record them.
 template <fc::mapping M, zero_policy Z>
 void row(std::uint16_t a, findings& out) {
     using S = typename M::format::storage;
     constexpr nan_policy T = nan_policy::total_order, P = nan_policy::propagate, I = nan_policy::ignore;
     constexpr reduce_op mx = reduce_op::max, mn = reduce_op::min;
+    unsigned all = 0x3f;
     for (std::uint32_t i = 0; i <= 0xffff; ++i) {
         const S xs[2] = {a, S(i)};
-        const unsigned ok = unsigned(agrees<M, T, Z, mx>(xs)) | unsigned(agrees<M, T, Z, mn>(xs)) << 1 |
-                            unsigned(agrees<M, P, Z, mx>(xs)) << 2 | unsigned(agrees<M, P, Z, mn>(xs)) << 3 |
-                            unsigned(agrees<M, I, Z, mx>(xs)) << 4 | unsigned(agrees<M, I, Z, mn>(xs)) << 5;
+        all &= passes<M, Z>(xs);
+    }
+    if (all == 0x3f) [[likely]]
+        return;
+    for (std::uint32_t i = 0; i <= 0xffff; ++i) {
+        const S xs[2] = {a, S(i)};
+        const unsigned ok = passes<M, Z>(xs);
         if (ok == 0x3f) [[likely]]
             continue;
         for (unsigned k = 0; k < 6; ++k)
