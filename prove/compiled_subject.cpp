@@ -74,8 +74,13 @@ compiled_subject::compiled_subject(const subject_source& s) {
       << "template <class T> struct flipcheck_prove_entry {\n"
       << "  using S = typename T::format::storage;\n"
       << "  static constexpr bool is_key = requires(S x) { T::key(x); };\n"
-      << "  static S encode(S b) { if constexpr (is_key) return b; else return T::encode(b); }\n"
-      << "  static S decode(S k) { if constexpr (is_key) return k; else return T::decode(k); }\n"
+      << "  static constexpr bool is_quantizer = requires(S x) { typename T::element; T::declared; T::quantize(x); };\n"
+      << "  static constexpr bool is_mapping = !is_key && !is_quantizer;\n"
+      << "  static S encode(S b) { if constexpr (is_mapping) return T::encode(b); else return b; }\n"
+      << "  static S decode(S k) { if constexpr (is_mapping) return T::decode(k); else return k; }\n"
+      << "  static std::uint64_t quantize(S b) { if constexpr (is_quantizer) return std::uint64_t(T::quantize(b)); else return b; }\n"
+      << "  static const char* element() { if constexpr (is_quantizer) return T::element::name.data(); else return \"\"; }\n"
+      << "  static int policy() { if constexpr (is_quantizer) return int(T::declared.round) * 4 + int(T::declared.saturate); else return -1; }\n"
       << "  template <class K> static constexpr int bits() {\n"
       << "    if constexpr (std::is_integral_v<K> && std::is_unsigned_v<K>) return int(sizeof(K) * 8);\n"
       << "    else if constexpr (sizeof(K) <= 8 && std::is_same_v<K, std::array<std::uint8_t, sizeof(K)>>) return int(sizeof(K) * 8);\n"
@@ -93,6 +98,9 @@ compiled_subject::compiled_subject(const subject_source& s) {
       << "extern \"C\" std::uint64_t flipcheck_prove_key(flipcheck_prove_storage b) { return flipcheck_prove_subject::key(b); }\n"
       << "extern \"C\" int flipcheck_prove_key_bits() { return flipcheck_prove_subject::key_bits(); }\n"
       << "extern \"C\" int flipcheck_prove_declared() { return flipcheck_prove_subject::declared(); }\n"
+      << "extern \"C\" std::uint64_t flipcheck_prove_quantize(flipcheck_prove_storage b) { return flipcheck_prove_subject::quantize(b); }\n"
+      << "extern \"C\" const char* flipcheck_prove_element() { return flipcheck_prove_subject::element(); }\n"
+      << "extern \"C\" int flipcheck_prove_policy() { return flipcheck_prove_subject::policy(); }\n"
       << "extern \"C\" const char* flipcheck_prove_format() { return " << s.subject << "::format::name.data(); }\n";
     w.close();
     std::string flags;
@@ -108,7 +116,8 @@ compiled_subject::compiled_subject(const subject_source& s) {
     encode_ = module_->getFunction("flipcheck_prove_encode");
     decode_ = module_->getFunction("flipcheck_prove_decode");
     key_ = module_->getFunction("flipcheck_prove_key");
-    if (!encode_ || !decode_ || !key_) throw input_error("the compiled subject has no encode, decode or key entry point");
+    quantize_ = module_->getFunction("flipcheck_prove_quantize");
+    if (!encode_ || !decode_ || !key_ || !quantize_) throw input_error("the compiled subject has no encode, decode, key or quantize entry point");
 
     // Lazily bound: a call the code makes to a function it does not define is refused when the IR
     // is read, which comes first; the library is only run once the IR was read.
@@ -117,12 +126,17 @@ compiled_subject::compiled_subject(const subject_source& s) {
     native_encode_ = ::dlsym(library_, "flipcheck_prove_encode");
     native_decode_ = ::dlsym(library_, "flipcheck_prove_decode");
     native_key_ = ::dlsym(library_, "flipcheck_prove_key");
+    native_quantize_ = ::dlsym(library_, "flipcheck_prove_quantize");
+    auto* element = reinterpret_cast<const char* (*)()>(::dlsym(library_, "flipcheck_prove_element"));
+    auto* policy = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_policy"));
     auto* format = reinterpret_cast<const char* (*)()>(::dlsym(library_, "flipcheck_prove_format"));
     auto* key_bits = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_key_bits"));
     auto* declared = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_declared"));
-    if (!native_encode_ || !native_decode_ || !native_key_ || !format || !key_bits || !declared)
+    if (!native_encode_ || !native_decode_ || !native_key_ || !native_quantize_ || !format || !key_bits || !declared || !element || !policy)
         throw input_error("the compiled subject's library lacks its entry points");
     format_ = format();
+    element_ = element();
+    policy_ = policy();
     key_bits_ = key_bits();
     declared_ = declared();
     if (key_bits_ < 0)
@@ -154,6 +168,13 @@ std::uint64_t call_width(void* fn, unsigned width, std::uint64_t bits) {
 
 std::uint64_t compiled_subject::native_encode(std::uint64_t bits) const { return call_width(native_encode_, width_, bits); }
 std::uint64_t compiled_subject::native_decode(std::uint64_t bits) const { return call_width(native_decode_, width_, bits); }
+std::uint64_t compiled_subject::native_quantize(std::uint64_t bits) const {
+    switch (width_) {
+    case 16: return reinterpret_cast<std::uint64_t (*)(std::uint16_t)>(native_quantize_)(std::uint16_t(bits));
+    case 32: return reinterpret_cast<std::uint64_t (*)(std::uint32_t)>(native_quantize_)(std::uint32_t(bits));
+    default: return reinterpret_cast<std::uint64_t (*)(std::uint64_t)>(native_quantize_)(bits);
+    }
+}
 std::uint64_t compiled_subject::native_key(std::uint64_t bits) const {
     switch (width_) {
     case 16: return reinterpret_cast<std::uint64_t (*)(std::uint16_t)>(native_key_)(std::uint16_t(bits));

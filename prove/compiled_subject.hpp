@@ -1,6 +1,6 @@
 // A subject's source compiled as it will run: clang at -O2 turns a small wrapper (the user's file
-// included, and C entry points calling SUBJECT::encode and SUBJECT::decode, or SUBJECT::key as one
-// word that compares as the key does) into LLVM IR, which the prover reads (ir_terms.hpp), and the
+// included, and C entry points calling SUBJECT::encode and SUBJECT::decode, SUBJECT::key as one
+// word that compares as the key does, or SUBJECT::quantize) into LLVM IR, which the prover reads (ir_terms.hpp), and the
 // same IR into a shared library, which the prover runs to confirm a counterexample natively before
 // it prints FAIL.
 #pragma once
@@ -31,7 +31,8 @@ public:
     compiled_subject(const compiled_subject&) = delete;
     compiled_subject& operator=(const compiled_subject&) = delete;
 
-    bool is_key() const { return key_bits_ != 0; }  // a canonical key, else a mapping
+    bool is_key() const { return key_bits_ != 0; }       // a canonical key
+    bool is_quantizer() const { return !element_.empty(); }  // a quantizer; neither: a mapping
     const llvm::Function& encode() const { return *encode_; }
     const llvm::Function& decode() const { return *decode_; }
     // A canonical key: key_word(SUBJECT::key(x)) (canonical_key.hpp), its key's width in bits (an
@@ -40,6 +41,12 @@ public:
     unsigned key_bits() const { return unsigned(key_bits_); }
     int declared() const { return declared_; }
     const std::string& format_name() const { return format_; }
+    // A quantizer (quantize.hpp): SUBJECT::quantize(x) zero-extended to 64 bits, the element's
+    // name, and its declared policy as round * 4 + saturate.
+    const llvm::Function& quantize() const { return *quantize_; }
+    const std::string& element_name() const { return element_; }
+    int policy() const { return policy_; }
+    std::uint64_t native_quantize(std::uint64_t bits) const;
     // The compiled functions, run natively on storage bits (zero-extended to 64).
     std::uint64_t native_encode(std::uint64_t bits) const;
     std::uint64_t native_decode(std::uint64_t bits) const;
@@ -47,17 +54,19 @@ public:
     const std::string& compile_command() const { return command_; }
 
 private:
-    std::string dir_, format_, command_;
+    std::string dir_, format_, element_, command_;
     std::unique_ptr<llvm::LLVMContext> context_;
     std::unique_ptr<llvm::Module> module_;
     const llvm::Function* encode_ = nullptr;
     const llvm::Function* decode_ = nullptr;
     const llvm::Function* key_ = nullptr;
+    const llvm::Function* quantize_ = nullptr;
     void* library_ = nullptr;
     void* native_encode_ = nullptr;
     void* native_decode_ = nullptr;
     void* native_key_ = nullptr;
-    int key_bits_ = 0, declared_ = -1;
+    void* native_quantize_ = nullptr;
+    int key_bits_ = 0, declared_ = -1, policy_ = -1;
     unsigned width_ = 0;
 };
 

@@ -1,5 +1,8 @@
 #include "decide.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "flipcheck/check/describe.hpp"
 #include "ir_terms.hpp"
 
@@ -21,16 +24,21 @@ std::vector<law_verdict> decide(z3::context& c, const std::vector<law_statement>
         s.set(params);
         s.add(!law.holds);
         z3::check_result r = s.check();
+        if (std::getenv("FLIPCHECK_PROVE_TRACE")) std::fprintf(stderr, "%s: %s in %.2f s\n", law.name.c_str(), r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", seconds_since(started));
         if (r == z3::sat) {
             // The smallest failing input, in the sweep's order; for a pair law the row a, then b
             // in it (`flipcheck pairs` reports each row's smallest b).
+            // A search that runs out of time still holds a counterexample (its best model so
+            // far): a refutation, said not to be shown the smallest.
             v.key = smallest_input(s, law.input, r);
-            if (law.second && r == z3::sat) {
+            v.smallest = r == z3::sat;
+            if (law.second) {
                 s.add(law.input == c.bv_val(*v.key, law.input.get_sort().bv_size()));
                 r = s.check();
                 if (r == z3::sat) v.b = smallest_input(s, *law.second, r);
+                v.smallest = v.smallest && r == z3::sat;
             }
-            v.result = r == z3::unknown ? outcome::unknown : outcome::refuted;
+            v.result = law.second && !v.b ? outcome::unknown : outcome::refuted;
             if (v.result == outcome::refuted) law.explain(v);
         } else {
             v.result = r == z3::unsat ? outcome::proved : outcome::unknown;

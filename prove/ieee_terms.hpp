@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <cstdio>
+#include <cstdlib>
 
 #include <z3++.h>
 
@@ -51,6 +53,7 @@ struct ieee_terms {
 // being sat: fixed bit by bit from the top. A bit the best model so far has at 0 can be 0 (that
 // model says so) and costs no query; only its 1 bits are asked about, so 0x8000000000000001 takes
 // 2 queries, not 64. r becomes unknown if the solver times out on the way, else stays sat.
+inline double seconds_since(std::chrono::steady_clock::time_point t);
 inline std::uint64_t smallest_input(z3::solver& s, const z3::expr& var, z3::check_result& r) {
     z3::context& c = var.ctx();
     const unsigned w = var.get_sort().bv_size();
@@ -63,7 +66,9 @@ inline std::uint64_t smallest_input(z3::solver& s, const z3::expr& var, z3::chec
         if (bit_of(bit)) {
             s.push();
             s.add(at == c.bv_val(0, 1));
+            const auto t0 = std::chrono::steady_clock::now();
             r = s.check();
+            if (std::getenv("FLIPCHECK_PROVE_TRACE")) std::fprintf(stderr, "bit %d: %s %.2f s\n", bit, r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", seconds_since(t0));
             if (r == z3::sat) best = s.get_model().eval(var, true).get_numeral_uint64();
             s.pop();
         }

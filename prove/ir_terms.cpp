@@ -1,5 +1,8 @@
 #include "ir_terms.hpp"
 
+#include <atomic>
+#include <climits>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -51,7 +54,7 @@ struct term {
 
 class translator {
 public:
-    translator(z3::context& c, const llvm::Function& f) : c_(c), f_(f) {}
+    translator(z3::context& c, const llvm::Function& f, unsigned depth = 0) : c_(c), f_(f), depth_(depth) {}
 
     function_term run(const std::vector<z3::expr>& args) {
         if (f_.isDeclaration()) throw refusal("function " + f_.getName().str() + " has no body in the compiled code");
@@ -114,10 +117,18 @@ public:
 private:
     z3::context& c_;
     const llvm::Function& f_;
+    unsigned depth_;  // calls read in place around this function
     std::map<const llvm::Value*, term> values_;
     std::map<const llvm::BasicBlock*, z3::expr> reached_;
     std::vector<std::string> hazards_;
-    unsigned fresh_ = 0;
+
+    // A value the IR leaves free (undef, a frozen poison, a NaN's bits): a variable of its own,
+    // named uniquely across every call of every function in the process, so that two calls never
+    // share one by accident (which would prove less than the code allows).
+    z3::expr fresh(const char* what, unsigned w) {
+        static std::atomic<unsigned long> count{0};
+        return c_.bv_const((std::string(what) + std::to_string(count++)).c_str(), w);
+    }
 
     z3::expr bv(std::uint64_t v, unsigned w) { return c_.bv_val(v, w); }
     z3::expr truth(const z3::expr& b) { return z3::ite(b, bv(1, 1), bv(0, 1)); }
@@ -166,7 +177,7 @@ private:
         if (llvm::isa<llvm::UndefValue>(k)) {  // undef (and poison): any value, and poison where it is poison
             const unsigned w = width_of(k->getType());
             if (w == 0) throw refusal("an undefined value of a type the prover does not read");
-            return {c_.bv_const(("undef" + std::to_string(fresh_++)).c_str(), w), c_.bool_val(llvm::isa<llvm::PoisonValue>(k))};
+            return {fresh("undef", w), c_.bool_val(llvm::isa<llvm::PoisonValue>(k))};
         }
         std::string s;
         llvm::raw_string_ostream out(s);
@@ -187,6 +198,75 @@ private:
         return c_.fpa_sort(11, 53);
     }
     z3::expr as_float(const llvm::Value* v) { return value(v).bits.mk_from_ieee_bv(fp_sort(v->getType())); }
+
+    // LLVM's ordinary float instructions assume the default environment: to nearest, ties to even.
+    z3::expr mode(Z3_ast (*m)(Z3_context)) { return z3::to_expr(c_, m(c_)); }
+    z3::expr rne() { return mode(Z3_mk_fpa_rne); }
+    z3::expr fp(Z3_ast a) { return z3::to_expr(c_, a); }
+
+    // A float result as its bits: IEEE 754's exactly where it is a number. Where it is a NaN, LLVM
+    // fixes only that it is one (LangRef, "Floating-point semantics": the sign and payload are the
+    // compiler's and the target's to choose), so it is any NaN, chosen freely: a proof holds for
+    // every choice, and a refutation is confirmed by the native run as always.
+    z3::expr float_bits(const z3::expr& r, const llvm::Type* t) {
+        const unsigned w = width_of(t), significand = r.get_sort().fpa_sbits();
+        const z3::expr pick = fresh("nan", w), fraction = pick.extract(significand - 2, 0);
+        const z3::expr any_nan = z3::concat(z3::concat(pick.extract(w - 1, w - 1), c_.bv_val(-1, w - significand)),
+                                            z3::ite(fraction == c_.bv_val(0, significand - 1), c_.bv_val(1, significand - 1), fraction));
+        return z3::ite(r.mk_is_nan(), any_nan, r.mk_to_ieee_bv());
+    }
+
+    // Float arithmetic as the function's attributes let it run: subnormals flushed (-ffast-math's
+    // crtfastmath, -fdenormal-fp-math) is an environment the theory does not state: refused.
+    void require_ieee_subnormals(const llvm::Instruction& i) {
+        for (const char* name : {"denormal-fp-math", "denormal-fp-math-f32"}) {
+            const llvm::Attribute a = f_.getFnAttribute(name);
+            if (a.isValid() && !a.getValueAsString().empty() && a.getValueAsString() != "ieee,ieee" && a.getValueAsString() != "ieee")
+                throw refusal("float arithmetic compiled with subnormals flushed (" + std::string(name) + "=" + a.getValueAsString().str() +
+                              "): " + shown(i) + " at " + source_line(i));
+        }
+    }
+
+    // Fast-math flags: nnan and ninf make a NaN or infinite operand or result poison (LangRef).
+    // The others let the code generator change the result's bits after this IR (reassociate,
+    // contract into an fma, ignore a zero's sign, a reciprocal, an approximation): refused.
+    z3::expr fast_math_poison(const llvm::Instruction& i, std::initializer_list<z3::expr> floats) {
+        z3::expr p = c_.bool_val(false);
+        const auto* o = llvm::dyn_cast<llvm::FPMathOperator>(&i);
+        if (!o) return p;
+        const llvm::FastMathFlags m = o->getFastMathFlags();
+        if (m.allowReassoc() || m.noSignedZeros() || m.allowReciprocal() || m.allowContract() || m.approxFunc())
+            throw refusal("fast-math flags that let the compiler change the result's bits (reassoc, nsz, arcp, contract or afn): " +
+                          shown(i) + " at " + source_line(i));
+        for (const z3::expr& x : floats) {
+            if (m.noNaNs()) p = p || x.mk_is_nan();
+            if (m.noInfs()) p = p || x.mk_is_inf();
+        }
+        return p;
+    }
+
+    term arithmetic(const llvm::Instruction& i) {
+        require_ieee_subnormals(i);
+        const z3::expr x = as_float(i.getOperand(0)), y = as_float(i.getOperand(1));
+        const unsigned code = i.getOpcode();
+        const auto make = code == llvm::Instruction::FAdd ? Z3_mk_fpa_add : code == llvm::Instruction::FSub ? Z3_mk_fpa_sub
+                        : code == llvm::Instruction::FMul ? Z3_mk_fpa_mul : Z3_mk_fpa_div;
+        const z3::expr r = fp(make(c_, rne(), x, y));
+        return {float_bits(r, i.getType()), value(i.getOperand(0)).poison || value(i.getOperand(1)).poison || fast_math_poison(i, {x, y, r})};
+    }
+
+    // fptoui / fptosi: toward zero; poison where the integer part does not fit (NaN and the
+    // infinities included), as LangRef says.
+    term to_integer(const llvm::Instruction& i, unsigned w) {
+        const bool is_signed = i.getOpcode() == llvm::Instruction::FPToSI;
+        const z3::expr x = as_float(i.getOperand(0)), rtz = mode(Z3_mk_fpa_rtz);
+        const z3::expr r = fp(is_signed ? Z3_mk_fpa_to_sbv(c_, rtz, x, w) : Z3_mk_fpa_to_ubv(c_, rtz, x, w));
+        const z3::expr t = fp(Z3_mk_fpa_round_to_integral(c_, rtz, x));
+        auto bound = [&](double v) { return fp(Z3_mk_fpa_to_fp_float(c_, rne(), c_.fpa_val(v), x.get_sort())); };
+        const double top = std::ldexp(1.0, int(is_signed ? w - 1 : w)), bottom = is_signed ? -top : 0.0;
+        const z3::expr outside = x.mk_is_nan() || x.mk_is_inf() || fp(Z3_mk_fpa_lt(c_, t, bound(bottom))) || fp(Z3_mk_fpa_geq(c_, t, bound(top)));
+        return {r, value(i.getOperand(0)).poison || outside};
+    }
 
     term instruction(const llvm::Instruction& i) {
         const unsigned w = width_of(i.getType());
@@ -318,9 +398,28 @@ private:
             return op(0);  // a float is its bits: nothing changes
         }
         case llvm::Instruction::FNeg: return with(op(0).bits ^ z3::shl(bv(1, w), bv(w - 1, w)), {op(0)}, no);
+        case llvm::Instruction::FAdd:
+        case llvm::Instruction::FSub:
+        case llvm::Instruction::FMul:
+        case llvm::Instruction::FDiv: return arithmetic(i);
+        case llvm::Instruction::FPExt:
+        case llvm::Instruction::FPTrunc: {  // exact or rounded to nearest, ties to even; a NaN stays some NaN
+            require_ieee_subnormals(i);
+            const z3::expr x = as_float(i.getOperand(0)), r = fp(Z3_mk_fpa_to_fp_float(c_, rne(), x, fp_sort(i.getType())));
+            return with(float_bits(r, i.getType()), {op(0)}, fast_math_poison(i, {x, r}));
+        }
+        case llvm::Instruction::SIToFP:
+        case llvm::Instruction::UIToFP: {
+            const z3::sort to = fp_sort(i.getType());
+            const z3::expr r = fp(i.getOpcode() == llvm::Instruction::SIToFP ? Z3_mk_fpa_to_fp_signed(c_, rne(), op(0).bits, to)
+                                                                              : Z3_mk_fpa_to_fp_unsigned(c_, rne(), op(0).bits, to));
+            return with(float_bits(r, i.getType()), {op(0)}, no);
+        }
+        case llvm::Instruction::FPToSI:
+        case llvm::Instruction::FPToUI: return to_integer(i, w);
         case llvm::Instruction::Freeze: {
             const term a = op(0);
-            return ok(z3::ite(a.poison, c_.bv_const(("frozen" + std::to_string(fresh_++)).c_str(), w), a.bits));
+            return ok(z3::ite(a.poison, fresh("frozen", w), a.bits));
         }
         case llvm::Instruction::PHI: {
             const auto* phi = llvm::cast<llvm::PHINode>(&i);
@@ -338,18 +437,125 @@ private:
         }
     }
 
+    // The C library's functions whose results C and IEEE 754 define exactly, which clang leaves as
+    // calls (they may set errno): ldexp and scalbn (x 2^n rounded once), ilogb (the exponent; this
+    // C library's FP_ILOGB0 and FP_ILOGBNAN) and fmod (exact). Any other call is refused.
+    std::optional<term> library_call(const llvm::CallInst& call, llvm::StringRef name) {
+        const llvm::Type* t = call.getType();
+        auto arg = [&](unsigned n) { return value(call.getArgOperand(n)); };
+        if (name == "ldexpf" || name == "ldexp" || name == "scalbnf" || name == "scalbn") {
+            require_ieee_subnormals(call);
+            const z3::expr x = as_float(call.getArgOperand(0)), n = arg(1).bits;
+            // In 15 exponent bits every binary64 is a normal number (or 0, infinity, NaN), and times
+            // 2^n, n clamped to +-2200, is exact: a sum on the exponent field (past the clamp the
+            // result is 0 or infinity whatever n is). Then one rounding to x's format.
+            const unsigned significand = x.get_sort().fpa_sbits();
+            const z3::sort wide = c_.fpa_sort(15, significand);
+            const z3::expr xw = fp(Z3_mk_fpa_to_fp_float(c_, rne(), x, wide)), bits = xw.mk_to_ieee_bv();
+            const unsigned nw = n.get_sort().bv_size(), bw = bits.get_sort().bv_size();
+            const z3::expr limit = c_.bv_val(2200, nw), clamped = z3::ite(n > limit, limit, z3::ite(n < -limit, -limit, n));
+            const z3::expr shifted = bits + z3::shl(z3::sext(clamped, bw - nw), c_.bv_val(significand - 1, bw));
+            const z3::expr exact = z3::ite(xw.mk_is_zero() || xw.mk_is_inf() || xw.mk_is_nan(), bits, shifted).mk_from_ieee_bv(wide);
+            const z3::expr r = fp(Z3_mk_fpa_to_fp_float(c_, rne(), exact, x.get_sort()));
+            return term{float_bits(r, t), arg(0).poison || arg(1).poison};
+        }
+        if (name == "ilogbf" || name == "ilogb") {
+            const z3::expr b = arg(0).bits, x = as_float(call.getArgOperand(0));
+            const unsigned w = width_of(call.getArgOperand(0)->getType()), significand = x.get_sort().fpa_sbits(), rw = width_of(t);
+            const unsigned e = w - significand;
+            const int bias = (1 << (e - 1)) - 1;
+            const z3::expr field = z3::zext(b.extract(w - 2, significand - 1), rw - e);
+            z3::expr r = field - c_.bv_val(bias, rw);  // a normal's
+            z3::expr sub = c_.bv_val(0, rw);           // a subnormal's: its top fraction bit's place, from 2^(1 - bias)
+            for (unsigned bit = 0; bit + 1 < significand; ++bit)
+                sub = z3::ite(b.extract(bit, bit) == c_.bv_val(1, 1), c_.bv_val(std::int64_t(bit) - int(significand - 1) + 1 - bias, rw), sub);
+            r = z3::ite(x.mk_is_subnormal(), sub, r);
+            r = z3::ite(x.mk_is_zero(), c_.bv_val(FP_ILOGB0, rw), z3::ite(x.mk_is_nan(), c_.bv_val(FP_ILOGBNAN, rw), z3::ite(x.mk_is_inf(), c_.bv_val(INT_MAX, rw), r)));
+            return term{r, arg(0).poison};
+        }
+        if (name == "fmodf" || name == "fmod") {
+            require_ieee_subnormals(call);
+            // IEEE's remainder rounds the quotient to nearest; fmod truncates it: where the two
+            // differ, the remainder's sign is not x's, and one |y| more (exactly) makes it fmod's.
+            const z3::expr x = as_float(call.getArgOperand(0)), y = as_float(call.getArgOperand(1));
+            if (const auto* k = llvm::dyn_cast<llvm::ConstantFP>(call.getArgOperand(1)); k && k->getValueAPF().isFinite() && !k->isZero()) {
+                // By a power of two (fmod(r, 2.0f): a parity test): x - trunc(x / y) y, each step
+                // exact (x / y can only round where its integer part is 0), with the zero's sign
+                // x's. Z3's remainder is far costlier to decide.
+                const int shift = std::ilogb(k->getValueAPF().convertToDouble());
+                const double magnitude = std::ldexp(1.0, shift);
+                const bool exact_inverse = x.get_sort().fpa_sbits() >= 24 && shift > -120 && shift < 120;
+                if (exact_inverse && std::fabs(k->getValueAPF().convertToDouble()) == magnitude) {
+                    const z3::expr yy = fp(Z3_mk_fpa_to_fp_float(c_, rne(), c_.fpa_val(magnitude), x.get_sort()));
+                    const z3::expr inverse = fp(Z3_mk_fpa_to_fp_float(c_, rne(), c_.fpa_val(std::ldexp(1.0, -shift)), x.get_sort()));
+                    const z3::expr whole = fp(Z3_mk_fpa_round_to_integral(c_, mode(Z3_mk_fpa_rtz), fp(Z3_mk_fpa_mul(c_, rne(), x, inverse))));
+                    const z3::expr d = fp(Z3_mk_fpa_sub(c_, rne(), x, fp(Z3_mk_fpa_mul(c_, rne(), whole, yy))));
+                    const z3::expr f = z3::ite(d.mk_is_zero(), z3::ite(fp(Z3_mk_fpa_is_negative(c_, x)), fp(Z3_mk_fpa_neg(c_, fp(Z3_mk_fpa_abs(c_, d)))), fp(Z3_mk_fpa_abs(c_, d))), d);
+                    return term{float_bits(f, t), arg(0).poison || arg(1).poison};
+                }
+            }
+            const z3::expr r = fp(Z3_mk_fpa_rem(c_, x, y)), magnitude = fp(Z3_mk_fpa_abs(c_, y));
+            const z3::expr flip = !r.mk_is_zero() && !r.mk_is_nan() && fp(Z3_mk_fpa_is_negative(c_, r)) != fp(Z3_mk_fpa_is_negative(c_, x));
+            const z3::expr toward = z3::ite(fp(Z3_mk_fpa_is_negative(c_, x)), fp(Z3_mk_fpa_neg(c_, magnitude)), magnitude);
+            const z3::expr f = z3::ite(flip, fp(Z3_mk_fpa_add(c_, rne(), r, toward)), r);
+            return term{float_bits(f, t), arg(0).poison || arg(1).poison};
+        }
+        return std::nullopt;
+    }
+
     term intrinsic(const llvm::CallInst& call, unsigned w) {
         const auto* in = llvm::dyn_cast<llvm::IntrinsicInst>(&call);
         if (!in) {
             const llvm::Function* callee = call.getCalledFunction();
+            if (callee && callee->isDeclaration())
+                if (const std::optional<term> t = library_call(call, callee->getName())) return *t;
+            // A function of the module that clang chose not to inline: read in place, as if it had
+            // been (a poison argument makes the result poison: a little stricter than LLVM, never
+            // looser); recursion is refused.
+            if (callee && !callee->isDeclaration() && !callee->isVarArg()) {
+                if (depth_ >= 16) throw refusal("a call chain 16 deep (recursion?) at " + source_line(call) + ": the prover reads acyclic code");
+                std::vector<z3::expr> args;
+                z3::expr poison = c_.bool_val(false);
+                for (unsigned n = 0; n < call.arg_size(); ++n) {
+                    args.push_back(value(call.getArgOperand(n)).bits);
+                    poison = poison || value(call.getArgOperand(n)).poison;
+                }
+                translator inner(c_, *callee, depth_ + 1);
+                const function_term r = inner.run(args);
+                hazards_.insert(hazards_.end(), r.hazards.begin(), r.hazards.end());
+                return {r.value, poison || !r.defined};
+            }
             throw refusal("a call to " + (callee ? llvm::demangle(callee->getName().str()) : std::string("a function pointer")) +
-                          " that clang did not inline, at " + source_line(call) + ": the prover reads one function's own code");
+                          ", whose code is not in the compiled file, at " + source_line(call) + ": the prover reads the code it compiled");
         }
         auto op = [&](unsigned n) { return value(call.getArgOperand(n)); };
         const z3::expr no = c_.bool_val(false);
         const z3::expr sign = z3::shl(bv(1, w), bv(w - 1, w));
         switch (in->getIntrinsicID()) {
         case llvm::Intrinsic::fabs: return {op(0).bits & ~sign, op(0).poison};
+        case llvm::Intrinsic::floor:
+        case llvm::Intrinsic::ceil:
+        case llvm::Intrinsic::trunc:
+        case llvm::Intrinsic::rint:
+        case llvm::Intrinsic::nearbyint:
+        case llvm::Intrinsic::round:
+        case llvm::Intrinsic::roundeven:
+        case llvm::Intrinsic::sqrt: {
+            require_ieee_subnormals(call);
+            const auto id = in->getIntrinsicID();
+            // rint and nearbyint round in the current mode, the default one here.
+            const z3::expr m = id == llvm::Intrinsic::floor ? mode(Z3_mk_fpa_rtn) : id == llvm::Intrinsic::ceil ? mode(Z3_mk_fpa_rtp)
+                             : id == llvm::Intrinsic::trunc ? mode(Z3_mk_fpa_rtz) : id == llvm::Intrinsic::round ? mode(Z3_mk_fpa_rna) : rne();
+            const z3::expr x = as_float(call.getArgOperand(0));
+            const z3::expr r = id == llvm::Intrinsic::sqrt ? fp(Z3_mk_fpa_sqrt(c_, m, x)) : fp(Z3_mk_fpa_round_to_integral(c_, m, x));
+            return {float_bits(r, call.getType()), op(0).poison || fast_math_poison(call, {x, r})};
+        }
+        case llvm::Intrinsic::fma: {
+            require_ieee_subnormals(call);
+            const z3::expr x = as_float(call.getArgOperand(0)), y = as_float(call.getArgOperand(1)), z = as_float(call.getArgOperand(2));
+            const z3::expr r = fp(Z3_mk_fpa_fma(c_, rne(), x, y, z));
+            return {float_bits(r, call.getType()), op(0).poison || op(1).poison || op(2).poison || fast_math_poison(call, {x, y, z, r})};
+        }
         case llvm::Intrinsic::copysign: return {(op(0).bits & ~sign) | (op(1).bits & sign), op(0).poison || op(1).poison};
         case llvm::Intrinsic::bswap: {
             z3::expr r = op(0).bits.extract(7, 0);

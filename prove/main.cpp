@@ -1,6 +1,7 @@
 // flipcheck-prove: the mapping laws proved by Z3 from the subject's own compiled code, for every key
 // of binary16, bfloat16, binary32 and binary64, and the pair laws of `flipcheck pairs` for every
-// pair of codes (mapping_proof.hpp); or a canonical key's laws over every code (key_proof.hpp). Its own executable: it links
+// pair of codes (mapping_proof.hpp); a canonical key's laws over every code (key_proof.hpp); or a
+// quantizer's over every input (quantizer_proof.hpp). Its own executable: it links
 // Z3 and LLVM, which the main command must not need (the GPU machine has neither).
 //
 //   flipcheck-prove --source my_key.cpp --subject my_key [--flag -DX] [--timeout 60]
@@ -23,11 +24,11 @@
 namespace fp = flipcheck::prove;
 
 int main(int argc, char** argv) {
-    CLI::App app{"flipcheck-prove: prove a float mapping's or canonical key's laws for every input from its compiled code (Z3, LLVM)"};
+    CLI::App app{"flipcheck-prove: prove a float mapping's, canonical key's or quantizer's laws for every input from its compiled code (Z3, LLVM)"};
     fp::subject_source src;
     double timeout = 60;
     app.add_option("--source", src.file, "the C++ file that defines the subject: a mapping (a struct with format, encode, decode) "
-                                         "or a canonical key (format, declared, key)")
+                                         "a canonical key (format, declared, key) or a quantizer (format, element, declared, quantize)")
         ->required();
     app.add_option("--subject", src.subject, "its type as C++ names it: my_key, flipcheck::sign_flip<flipcheck::binary64>")
         ->required();
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
         if (m.is_key())
             fmt::print("{} ({} canonical key, compiled by `{}`): every neighbour pair of the declared order of all 2^{} codes, by Z3\n",
                        src.subject, r.format, m.compile_command(), r.width);
+        else if (m.is_quantizer())
+            fmt::print("{} ({} {}, compiled by `{}`): every input (2^{}), by Z3\n", src.subject, r.format, r.kind, m.compile_command(), r.width);
         else
             fmt::print("{} ({} mapping, compiled by `{}`): every key (2^{}) and every pair of codes (2^{}), by Z3\n", src.subject, r.format,
                        m.compile_command(), r.width, 2 * r.width);
@@ -66,14 +69,17 @@ int main(int argc, char** argv) {
             }
             if (l.result == fp::outcome::refuted) {
                 ++refuted;
-                fmt::print("  {}: FAIL at {} ({:.2f} s; the smallest{}, {})\n    {}\n", l.law, l.where, l.seconds,
-                           l.b ? " a, then its smallest b" : "", l.law == "defined" ? "by the solver" : "confirmed by running the compiled code",
-                           l.counterexample);
+                const std::string which = !l.smallest ? fmt::format("not shown the smallest within --timeout {} s", timeout)
+                                          : l.b           ? "the smallest a, then its smallest b"
+                                                          : "the smallest";
+                fmt::print("  {}: FAIL at {} ({:.2f} s; {}, {})\n    {}\n", l.law, l.where, l.seconds, which,
+                           l.law == "defined" ? "by the solver" : "confirmed by running the compiled code", l.counterexample);
             }
         }
         if (refuted) fmt::print("verdict: FAIL: {} of {} laws refuted\n", refuted, r.laws.size());
         else if (unknown) fmt::print("verdict: UNKNOWN: {} of {} laws undecided, none refuted\n", unknown, r.laws.size());
         else if (m.is_key()) fmt::print("verdict: PASS: {} laws proved over every code in {:.2f} s\n", r.laws.size(), r.seconds);
+        else if (m.is_quantizer()) fmt::print("verdict: PASS: {} laws proved over every input in {:.2f} s\n", r.laws.size(), r.seconds);
         else fmt::print("verdict: PASS: {} laws proved over every key and every pair of codes in {:.2f} s\n", r.laws.size(), r.seconds);
         return refuted ? 1 : unknown ? 5 : 0;
     } catch (const fp::refusal& e) {

@@ -16,6 +16,7 @@ struct law_verdict {
     outcome result = outcome::unknown;
     std::optional<std::uint64_t> key;  // refuted: the smallest key (or code) where it fails; a pair law: a
     std::optional<std::uint64_t> b;    // a pair law refuted: the smallest b for that a
+    bool smallest = false;             // refuted: key (and b) shown the smallest; false when the search ran out of time
     std::string where;                 // refuted: the input in words ("key 0x...", "a=0x..., b=0x...")
     std::string counterexample;        // refuted: the sweep's words for it, from the native run
     double seconds = 0;

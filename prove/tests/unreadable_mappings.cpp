@@ -1,6 +1,7 @@
 // Mappings the prover must not prove (prove_test.cpp): code it does not read, refused by name with
 // the source line, and code with undefined behaviour, a failure of its own. Never compiled into a
 // test binary: the prover compiles this file with clang.
+#include <bit>
 #include <cstdint>
 #include <string_view>
 
@@ -11,7 +12,7 @@ extern std::uint32_t opaque(std::uint32_t);  // defined nowhere: the prover read
 struct calls_opaque {
     using format = flipcheck::binary32;
     static constexpr std::string_view name = "calls_opaque";
-    static std::uint32_t encode(std::uint32_t b) { return opaque(b); }  // line 14
+    static std::uint32_t encode(std::uint32_t b) { return opaque(b); }  // line 15
     static std::uint32_t decode(std::uint32_t k) { return k; }
 };
 
@@ -41,4 +42,16 @@ struct byte_format {
     static constexpr std::string_view name = "byte_format";
     static std::uint8_t encode(std::uint8_t b) { return b; }
     static std::uint8_t decode(std::uint8_t k) { return k; }
+};
+
+// Float arithmetic the compiler may reassociate (what -ffast-math allows): the code generator may
+// still change the result's bits after the IR, so the IR does not fix them.
+struct reassociated {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "reassociated";
+    static std::uint32_t encode(std::uint32_t b) {
+#pragma clang fp reassociate(on)
+        return std::bit_cast<std::uint32_t>(std::bit_cast<float>(b) * 3.0f);  // line 54
+    }
+    static std::uint32_t decode(std::uint32_t k) { return k; }
 };
