@@ -55,15 +55,50 @@ std::string flipcheck_include() {
     return FLIPCHECK_PROVE_INCLUDE;
 }
 
+std::string temporary_folder() {
+    char dir[] = "/tmp/flipcheck-prove-XXXXXX";
+    if (!::mkdtemp(dir)) throw input_error("cannot make a temporary folder under /tmp");
+    return dir;
+}
+
+std::string clang_command(const std::vector<std::string>& user_flags) {
+    std::string flags;
+    for (const auto& f : user_flags) flags += " " + quote(f);
+    return std::string(FLIPCHECK_PROVE_CLANG) + " -std=c++20 -O2 -g -fPIC -I" + quote(flipcheck_include()) + flags;
+}
+
+std::unique_ptr<llvm::Module> read_ir(const std::string& bitcode, llvm::LLVMContext& context) {
+    llvm::SMDiagnostic diagnostic;
+    std::unique_ptr<llvm::Module> m = llvm::parseIRFile(bitcode, diagnostic, context);
+    if (!m) throw input_error("cannot read the compiled code's IR: " + diagnostic.getMessage().str());
+    return m;
+}
+
 }  // namespace
+
+compiled_file::compiled_file(const std::string& file, const std::vector<std::string>& flags) : dir_(temporary_folder()) {
+    const std::string bitcode = dir_ + "/file.bc";
+    run("compiling " + file + " with clang", clang_command(flags) + " -emit-llvm -c " + quote(file) + " -o " + quote(bitcode));
+    context_ = std::make_unique<llvm::LLVMContext>();
+    module_ = read_ir(bitcode, *context_);
+}
+
+compiled_file::~compiled_file() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+}
+
+const llvm::Function& compiled_file::function(const std::string& name) const {
+    const llvm::Function* f = module_->getFunction(name);
+    if (!f) throw input_error("the compiled file has no function " + name);
+    return *f;
+}
 
 compiled_subject::compiled_subject(const subject_source& s) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(s.file, ec)) throw input_error("--source " + s.file + " is not a readable file");
     if (s.subject.empty()) throw input_error("--subject: name the mapping type (a struct with format, encode and decode)");
-    char dir[] = "/tmp/flipcheck-prove-XXXXXX";
-    if (!::mkdtemp(dir)) throw input_error("cannot make a temporary folder under /tmp");
-    dir_ = dir;
+    dir_ = temporary_folder();
     const std::string wrapper = dir_ + "/subject.cpp", bitcode = dir_ + "/subject.bc", library = dir_ + "/subject.so";
     // The wrapper: the file, then C entry points that name the subject's functions and format. A
     // canonical key comes back as one word that compares as the key does (key_word: an integer as
@@ -103,16 +138,12 @@ compiled_subject::compiled_subject(const subject_source& s) {
       << "extern \"C\" int flipcheck_prove_policy() { return flipcheck_prove_subject::policy(); }\n"
       << "extern \"C\" const char* flipcheck_prove_format() { return " << s.subject << "::format::name.data(); }\n";
     w.close();
-    std::string flags;
-    for (const auto& f : s.flags) flags += " " + quote(f);
-    command_ = std::string(FLIPCHECK_PROVE_CLANG) + " -std=c++20 -O2 -g -fPIC -I" + quote(flipcheck_include()) + flags;
+    command_ = clang_command(s.flags);
     run("compiling the subject with clang", command_ + " -emit-llvm -c " + quote(wrapper) + " -o " + quote(bitcode));
     run("linking the subject into a shared library", std::string(FLIPCHECK_PROVE_CLANG) + " -shared " + quote(bitcode) + " -o " + quote(library));
 
     context_ = std::make_unique<llvm::LLVMContext>();
-    llvm::SMDiagnostic diagnostic;
-    module_ = llvm::parseIRFile(bitcode, diagnostic, *context_);
-    if (!module_) throw input_error("cannot read the compiled subject's IR: " + diagnostic.getMessage().str());
+    module_ = read_ir(bitcode, *context_);
     encode_ = module_->getFunction("flipcheck_prove_encode");
     decode_ = module_->getFunction("flipcheck_prove_decode");
     key_ = module_->getFunction("flipcheck_prove_key");

@@ -24,6 +24,22 @@ struct subject_source {
     std::vector<std::string> flags;  // the user's compile flags (-I, -D, -std, ...)
 };
 
+// Any C++ file compiled the same way (clang -O2, flipcheck's headers on the path), its functions
+// by their (extern "C") names: what the prover's own checks read, such as flipcheck's C++ oracle.
+class compiled_file {
+public:
+    compiled_file(const std::string& file, const std::vector<std::string>& flags);  // input_error if it does not compile
+    ~compiled_file();
+    compiled_file(const compiled_file&) = delete;
+    compiled_file& operator=(const compiled_file&) = delete;
+    const llvm::Function& function(const std::string& name) const;
+
+private:
+    std::string dir_;
+    std::unique_ptr<llvm::LLVMContext> context_;
+    std::unique_ptr<llvm::Module> module_;
+};
+
 class compiled_subject {
 public:
     explicit compiled_subject(const subject_source& s);  // input_error if it does not compile

@@ -20,6 +20,7 @@
 #include "flipcheck/check/pairs.hpp"
 #include "flipcheck/law.hpp"
 #include "flipcheck/mapping.hpp"
+#include "ieee_terms.hpp"
 #include "ir_terms.hpp"
 #include "prove_subject.hpp"
 #include "quantizers.hpp"
@@ -326,6 +327,27 @@ TEST(prove, finds_the_double_rounding_of_a_binary64_quantizer_through_float) {
     EXPECT_NE(got, fc::oracle::quantize<fc::float8_e4m3fn>({}, x)) << p.laws[4].where;
     EXPECT_EQ(got, (fc::quantize_bits<fc::float8_e4m3fn, fc::quantize_policy{}>(float(x))));  // the binary32 value's code
     EXPECT_EQ(prove_fixture::binary64_quantizer<fc::float8_e4m3fn>::quantize(*p.laws[4].key), fc::oracle::quantize<fc::float8_e4m3fn>({}, x));
+}
+
+// The two statements of IEEE 754's totalOrder checked against each other: flipcheck's C++ oracle
+// (oracle.hpp's total_less on the codes' values, as the sweep's laws run it), compiled by clang and
+// read through the translator, equals ieee_terms.hpp's (Z3's FloatingPoint theory and the payload
+// rule) on every pair of codes of each format, 2^128 for binary64.
+TEST(prove, the_oracle_s_total_order_equals_the_smt_statement_on_every_pair_of_codes) {
+    const fp::compiled_file oracle(std::string(FLIPCHECK_SOURCE) + "/prove/tests/oracle_order.cpp", {});
+    auto agree = [&]<class F>(unsigned significand, unsigned exponent) {
+        z3::context c;
+        const fp::ieee_terms t(c, F::width, significand, exponent);
+        const z3::expr a = c.bv_const("a", F::width), b = c.bv_const("b", F::width);
+        const fp::function_term less = fp::term_of(c, oracle.function("oracle_less_" + std::string(F::name)), {a, b});
+        z3::solver s(c);
+        s.add(!less.defined || ((less.value == c.bv_val(1, 1)) != t.total_less(a, b)));
+        EXPECT_EQ(s.check(), z3::unsat) << F::name;
+    };
+    agree.template operator()<fc::binary16>(11, 5);
+    agree.template operator()<fc::bfloat16>(8, 8);
+    agree.template operator()<fc::binary32>(24, 8);
+    agree.template operator()<fc::binary64>(53, 11);
 }
 
 // The prover refuses the subject, naming what it does not read and where.
