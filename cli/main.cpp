@@ -31,6 +31,7 @@
 #include "exit_code.hpp"
 #include "output.hpp"
 #include "flipcheck/run/main_job.hpp"
+#include "flipcheck/run/prover.hpp"
 #include "flipcheck/run/mutant_zoo.hpp"
 #include "progress.hpp"
 #include "flipcheck/run/reductions.hpp"
@@ -207,9 +208,29 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         std::uint64_t keys = 0;
         double coverage = 1;  // the smallest of the rows'
         std::vector<std::string> formats;
-    } exhaustive, sampled;
+    } exhaustive, sampled, proved;
+    std::vector<std::string> not_proved;  // rows the prover was asked for and did not prove: why
     while (const auto row = job.next_row()) {
         const fc::sweep_report& r = row->report;
+        if (row->proof && !row->proved()) not_proved.push_back(fmt::format("{} {}: {}", r.format, r.mapping, row->proof->not_proved));
+        if (row->proved()) {  // every key, by Z3 from the compiled code: no key was run, no rate
+            ++proved.total;
+            ++proved.passed;
+            if (std::find(proved.formats.begin(), proved.formats.end(), r.format) == proved.formats.end()) proved.formats.push_back(r.format);
+            fmt::print("{:<15} {:<21} {:<5} {:>12} {:<10} {:>8} {:<15} {:>9} {:>11}\n", r.format, r.mapping, "all",
+                       fmt::format("2^{}", r.key_bits), "proved", "1", row->proof->equal_to.empty() ? "pass" : "pass (equal)",
+                       human_seconds(r.seconds), "-");
+            std::fflush(stdout);
+            nlohmann::json j = to_json(r);
+            j["coverage"] = 1;
+            j["verdict"] = "pass";
+            j["expected"] = "pass";
+            j["wall_seconds"] = row->wall_seconds;
+            j["proof"] = {{"by", "flipcheck-prove"}, {"laws", row->proof->laws}, {"compile_command", job.proofs().compile_command}};
+            if (!row->proof->equal_to.empty()) j["proof"]["equal_to"] = row->proof->equal_to;
+            rows.push_back(j);
+            continue;
+        }
         // A built-in on a format it does not claim (registry::ieee_shaped): its failure is a
         // finding, shown with its counterexample, and it must fail: a pass would be a surprise.
         if (!row->expected_right) {
@@ -227,7 +248,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         }
         tally& t = r.domain == "sampled" ? sampled : exhaustive;
         ++t.total;
-        t.passed += r.passed();
+        t.passed += row->passed();
         t.keys = std::max(t.keys, r.keys_checked);
         t.coverage = std::min(t.coverage, r.coverage());
         if (std::find(t.formats.begin(), t.formats.end(), r.format) == t.formats.end()) t.formats.push_back(r.format);
@@ -239,7 +260,7 @@ int run_main_job(const std::string& device, const std::string& json, const std::
         j["expected"] = "pass";
         j["wall_seconds"] = row->wall_seconds;
         rows.push_back(j);
-        if (!r.passed()) failed.push_back(r);
+        if (!row->passed()) failed.push_back(r);
     }
     for (const auto& p : job.proved())
         fmt::print("\n{} rows marked \"pass (equal)\": encode and decode agree with {}'s on every key (2^{} of each), so\n"
@@ -264,20 +285,28 @@ int run_main_job(const std::string& device, const std::string& json, const std::
     if (!findings.empty() || unexpected_passes)
         fmt::print("{} expected failures shown above{}\n", findings.size(),
                    unexpected_passes ? fmt::format("; {} UNEXPECTED passes (a finding no longer holds)", unexpected_passes) : "");
+    if (proved.total)
+        fmt::print("{}/{} proved: {}, every key (2^64) and the max and min of every pair of codes (2^128), by Z3 from their\n"
+                   "code as `{}` compiled it (flipcheck-prove beside flipcheck: {} of wall, beside the sweeps; docs/prove.md)\n",
+                   proved.passed, proved.total, join(proved.formats), job.proofs().compile_command, human_seconds(job.proofs().seconds));
+    for (const auto& n : not_proved) fmt::print("not proved, sampled instead: {}\n", n);
     if (sampled.total)
-        fmt::print("{}/{} sampled: {} with at most {} keys each, {} of its key space: a sample, not a proof\n",
-                   sampled.passed, sampled.total, join(sampled.formats), sampled.keys, human_share(sampled.coverage));
+        fmt::print("{}/{} sampled: {} with at most {} keys each, {} of its key space: a sample, not a proof{}\n", sampled.passed,
+                   sampled.total, join(sampled.formats), sampled.keys, human_share(sampled.coverage),
+                   job.proofs().why_not.empty() ? "" : fmt::format("\n  (not proved: {}; docs/prove.md)", job.proofs().why_not));
     const double mapping_seconds = std::chrono::duration<double>(clock::now() - t0).count();
     auto summary = [&] {
         return nlohmann::json{{"exhaustive", {{"passed", exhaustive.passed}, {"total", exhaustive.total}}},
                               {"expected_failures", findings.size()}, {"unexpected_passes", unexpected_passes},
                               {"sampled", {{"passed", sampled.passed}, {"total", sampled.total}, {"coverage", sampled.coverage}}},
+                              {"proved", {{"passed", proved.passed}, {"total", proved.total}, {"seconds", job.proofs().seconds}}},
                               {"mapping_seconds", mapping_seconds},
                               {"reducer_seconds", job.reducer_seconds()},
                               {"scaling_seconds", job.scaling_seconds()},
                               {"seconds", std::chrono::duration<double>(clock::now() - t0).count()}};
     };
-    const int passed = exhaustive.passed + sampled.passed, total = exhaustive.total + sampled.total + unexpected_passes;
+    const int passed = exhaustive.passed + sampled.passed + proved.passed,
+              total = exhaustive.total + sampled.total + proved.total + unexpected_passes;
     auto stopped = [&] {
         if (!interrupted) return false;
         print_verdict("interrupted", fmt::format("{} of {} mapping rows passed before the stop", passed, total));
@@ -535,21 +564,20 @@ int run_reporting_errors(Fn&& fn) {
 // `flipcheck prove ...` is flipcheck-prove (prove/main.cpp), a program of its own installed beside
 // this one: it links Z3 and LLVM, which this one must run without (the GPU machine has neither).
 static int run_prover(int argc, char** argv) {
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    const std::filesystem::path prover = self.parent_path() / "flipcheck-prove";
-    if (ec || !std::filesystem::exists(prover, ec)) {
-        fmt::print(stderr, "flipcheck: prove: {} is not there: build it (cmake --build --preset release --target flipcheck-prove; "
-                           "it needs Debian's llvm-14-dev, clang-14 and libz3-dev, which scripts/bootstrap installs) or install "
-                           "flipcheck, which puts it beside this program\n",
-                   prover.string());
+    std::string why_not;
+    const std::string prover = fc::run::find_prover(why_not);  // beside this program, or FLIPCHECK_PROVER's
+    if (prover.empty()) {
+        fmt::print(stderr, "flipcheck: prove: {}: build it (cmake --build --preset release --target flipcheck-prove; it needs Debian's "
+                           "llvm-14-dev, clang-14 and libz3-dev, which scripts/bootstrap installs) or install flipcheck, which puts it "
+                           "beside this program\n",
+                   why_not);
         return 2;
     }
     std::vector<char*> args{const_cast<char*>(prover.c_str())};
     for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
     args.push_back(nullptr);
     ::execv(prover.c_str(), args.data());
-    fmt::print(stderr, "flipcheck: prove: cannot run {}: {}\n", prover.string(), std::strerror(errno));
+    fmt::print(stderr, "flipcheck: prove: cannot run {}: {}\n", prover, std::strerror(errno));
     return 2;
 }
 

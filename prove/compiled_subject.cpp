@@ -16,6 +16,7 @@
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/SourceMgr.h>
 
+#include "compile_cache.hpp"
 #include "flipcheck/error.hpp"
 
 namespace flipcheck::prove {
@@ -67,6 +68,13 @@ std::string clang_command(const std::vector<std::string>& user_flags) {
     return std::string(FLIPCHECK_PROVE_CLANG) + " -std=c++20 -O2 -g -fPIC -I" + quote(flipcheck_include()) + flags;
 }
 
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 std::unique_ptr<llvm::Module> read_ir(const std::string& bitcode, llvm::LLVMContext& context) {
     llvm::SMDiagnostic diagnostic;
     std::unique_ptr<llvm::Module> m = llvm::parseIRFile(bitcode, diagnostic, context);
@@ -94,17 +102,42 @@ const llvm::Function& compiled_file::function(const std::string& name) const {
     return *f;
 }
 
-compiled_subject::compiled_subject(const subject_source& s) {
+// The wrapper's folder, IR and shared library, held by every subject compiled with it.
+struct compiled_subject::build {
+    std::string dir, command;
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;  // destroyed before its context
+    void* library = nullptr;
+    ~build() {
+        module.reset();
+        if (library) ::dlclose(library);
+        std::error_code ec;
+        if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+    }
+};
+
+compiled_subject::compiled_subject(const subject_source& s) : compiled_subject(std::move(compile(s.file, {s.subject}, s.flags).front())) {}
+
+compiled_subject::compiled_subject(compiled_subject&&) noexcept = default;
+compiled_subject::~compiled_subject() = default;
+
+std::vector<compiled_subject> compiled_subject::compile(const std::string& file, const std::vector<std::string>& subjects,
+                                                        const std::vector<std::string>& flags) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(s.file, ec)) throw input_error("--source " + s.file + " is not a readable file");
-    if (s.subject.empty()) throw input_error("--subject: name the mapping type (a struct with format, encode and decode)");
-    dir_ = temporary_folder();
-    const std::string wrapper = dir_ + "/subject.cpp", bitcode = dir_ + "/subject.bc", library = dir_ + "/subject.so";
-    // The wrapper: the file, then C entry points that name the subject's functions and format. A
-    // canonical key comes back as one word that compares as the key does (key_word: an integer as
-    // itself, bytes big-endian); key_bits is -1 for a key that has no such word.
+    if (!std::filesystem::is_regular_file(file, ec)) throw input_error("--source " + file + " is not a readable file");
+    if (subjects.empty()) throw input_error("--subject: name the mapping type (a struct with format, encode and decode)");
+    for (const auto& s : subjects)
+        if (s.empty()) throw input_error("--subject: name the mapping type (a struct with format, encode and decode)");
+    auto b = std::make_shared<build>();
+    b->dir = temporary_folder();
+    const std::string wrapper = b->dir + "/subject.cpp";
+    std::string bitcode = b->dir + "/subject.bc", library = b->dir + "/subject.so";
+    // The wrapper: the file, then C entry points that name each subject's functions and format,
+    // suffixed by its place in the list. A canonical key comes back as one word that compares as
+    // the key does (key_word: an integer as itself, bytes big-endian); key_bits is -1 for a key
+    // that has no such word.
     std::ofstream w(wrapper);
-    w << "#include \"" << std::filesystem::absolute(s.file).string() << "\"\n"
+    w << "#include \"" << std::filesystem::absolute(file).string() << "\"\n"
       << "#include <array>\n#include <cstdint>\n#include <type_traits>\n#include \"flipcheck/canonical_key.hpp\"\n"
       << "template <class T> struct flipcheck_prove_entry {\n"
       << "  using S = typename T::format::storage;\n"
@@ -125,62 +158,75 @@ compiled_subject::compiled_subject(const subject_source& s) {
       << "    if constexpr (is_key) { if constexpr (bits<decltype(T::key(b))>() > 0) return flipcheck::key_word(T::key(b)); else return 0; }\n"
       << "    else return 0; }\n"
       << "  static int declared() { if constexpr (is_key) return int(T::declared); else return -1; }\n"
-      << "};\n"
-      << "using flipcheck_prove_subject = flipcheck_prove_entry<" << s.subject << ">;\n"
-      << "using flipcheck_prove_storage = flipcheck_prove_subject::S;\n"
-      << "extern \"C\" flipcheck_prove_storage flipcheck_prove_encode(flipcheck_prove_storage b) { return flipcheck_prove_subject::encode(b); }\n"
-      << "extern \"C\" flipcheck_prove_storage flipcheck_prove_decode(flipcheck_prove_storage k) { return flipcheck_prove_subject::decode(k); }\n"
-      << "extern \"C\" std::uint64_t flipcheck_prove_key(flipcheck_prove_storage b) { return flipcheck_prove_subject::key(b); }\n"
-      << "extern \"C\" int flipcheck_prove_key_bits() { return flipcheck_prove_subject::key_bits(); }\n"
-      << "extern \"C\" int flipcheck_prove_declared() { return flipcheck_prove_subject::declared(); }\n"
-      << "extern \"C\" std::uint64_t flipcheck_prove_quantize(flipcheck_prove_storage b) { return flipcheck_prove_subject::quantize(b); }\n"
-      << "extern \"C\" const char* flipcheck_prove_element() { return flipcheck_prove_subject::element(); }\n"
-      << "extern \"C\" int flipcheck_prove_policy() { return flipcheck_prove_subject::policy(); }\n"
-      << "extern \"C\" const char* flipcheck_prove_format() { return " << s.subject << "::format::name.data(); }\n";
+      << "  static const char* format() { return T::format::name.data(); }\n"
+      << "};\n";
+    for (std::size_t i = 0; i < subjects.size(); ++i) {
+        const std::string e = "flipcheck_prove_entry<" + subjects[i] + ">", n = "_" + std::to_string(i);
+        w << "extern \"C\" " << e << "::S flipcheck_prove_encode" << n << "(" << e << "::S b) { return " << e << "::encode(b); }\n"
+          << "extern \"C\" " << e << "::S flipcheck_prove_decode" << n << "(" << e << "::S k) { return " << e << "::decode(k); }\n"
+          << "extern \"C\" std::uint64_t flipcheck_prove_key" << n << "(" << e << "::S b) { return " << e << "::key(b); }\n"
+          << "extern \"C\" std::uint64_t flipcheck_prove_quantize" << n << "(" << e << "::S b) { return " << e << "::quantize(b); }\n"
+          << "extern \"C\" int flipcheck_prove_key_bits" << n << "() { return " << e << "::key_bits(); }\n"
+          << "extern \"C\" int flipcheck_prove_declared" << n << "() { return " << e << "::declared(); }\n"
+          << "extern \"C\" const char* flipcheck_prove_element" << n << "() { return " << e << "::element(); }\n"
+          << "extern \"C\" int flipcheck_prove_policy" << n << "() { return " << e << "::policy(); }\n"
+          << "extern \"C\" const char* flipcheck_prove_format" << n << "() { return " << e << "::format(); }\n";
+    }
     w.close();
-    command_ = clang_command(s.flags);
-    run("compiling the subject with clang", command_ + " -emit-llvm -c " + quote(wrapper) + " -o " + quote(bitcode));
-    run("linking the subject into a shared library", std::string(FLIPCHECK_PROVE_CLANG) + " -shared " + quote(bitcode) + " -o " + quote(library));
-
-    context_ = std::make_unique<llvm::LLVMContext>();
-    module_ = read_ir(bitcode, *context_);
-    encode_ = module_->getFunction("flipcheck_prove_encode");
-    decode_ = module_->getFunction("flipcheck_prove_decode");
-    key_ = module_->getFunction("flipcheck_prove_key");
-    quantize_ = module_->getFunction("flipcheck_prove_quantize");
-    if (!encode_ || !decode_ || !key_ || !quantize_) throw input_error("the compiled subject has no encode, decode, key or quantize entry point");
-
+    b->command = clang_command(flags);
+    // Preprocessed first: that text (every header in it) keys the compile cache; what is compiled
+    // on a miss is that same text.
+    const std::string preprocessed = b->dir + "/subject.ii";
+    run("compiling the subject with clang", b->command + " -E " + quote(wrapper) + " -o " + quote(preprocessed));
+    const std::string key = compile_key(b->command, FLIPCHECK_PROVE_CLANG, read_text(preprocessed), b->dir);
+    if (const std::string entry = cached_compile(key); !entry.empty()) {
+        bitcode = entry + "/subject.bc";
+        library = entry + "/subject.so";
+    } else {
+        run("compiling the subject with clang", b->command + " -emit-llvm -c " + quote(preprocessed) + " -o " + quote(bitcode));
+        run("linking the subject into a shared library", std::string(FLIPCHECK_PROVE_CLANG) + " -shared " + quote(bitcode) + " -o " + quote(library));
+        keep_compile(key, bitcode, library);
+    }
+    b->context = std::make_unique<llvm::LLVMContext>();
+    b->module = read_ir(bitcode, *b->context);
     // Lazily bound: a call the code makes to a function it does not define is refused when the IR
     // is read, which comes first; the library is only run once the IR was read.
-    library_ = ::dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
-    if (!library_) throw input_error(std::string("cannot load the compiled subject: ") + ::dlerror());
-    native_encode_ = ::dlsym(library_, "flipcheck_prove_encode");
-    native_decode_ = ::dlsym(library_, "flipcheck_prove_decode");
-    native_key_ = ::dlsym(library_, "flipcheck_prove_key");
-    native_quantize_ = ::dlsym(library_, "flipcheck_prove_quantize");
-    auto* element = reinterpret_cast<const char* (*)()>(::dlsym(library_, "flipcheck_prove_element"));
-    auto* policy = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_policy"));
-    auto* format = reinterpret_cast<const char* (*)()>(::dlsym(library_, "flipcheck_prove_format"));
-    auto* key_bits = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_key_bits"));
-    auto* declared = reinterpret_cast<int (*)()>(::dlsym(library_, "flipcheck_prove_declared"));
-    if (!native_encode_ || !native_decode_ || !native_key_ || !native_quantize_ || !format || !key_bits || !declared || !element || !policy)
-        throw input_error("the compiled subject's library lacks its entry points");
-    format_ = format();
-    element_ = element();
-    policy_ = policy();
-    key_bits_ = key_bits();
-    declared_ = declared();
+    b->library = ::dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (!b->library) throw input_error(std::string("cannot load the compiled subject: ") + ::dlerror());
+    std::vector<compiled_subject> out;
+    for (std::size_t i = 0; i < subjects.size(); ++i) out.push_back(compiled_subject(b, i, subjects[i]));
+    return out;
+}
+
+compiled_subject::compiled_subject(std::shared_ptr<const build> b, std::size_t index, const std::string& subject) : build_(std::move(b)) {
+    const std::string n = "_" + std::to_string(index);
+    const llvm::Module& module = *build_->module;
+    encode_ = module.getFunction("flipcheck_prove_encode" + n);
+    decode_ = module.getFunction("flipcheck_prove_decode" + n);
+    key_ = module.getFunction("flipcheck_prove_key" + n);
+    quantize_ = module.getFunction("flipcheck_prove_quantize" + n);
+    if (!encode_ || !decode_ || !key_ || !quantize_) throw input_error("the compiled subject has no encode, decode, key or quantize entry point");
+    auto symbol = [&](const char* name) {
+        void* f = ::dlsym(build_->library, (name + n).c_str());
+        if (!f) throw input_error("the compiled subject's library lacks its entry points");
+        return f;
+    };
+    native_encode_ = symbol("flipcheck_prove_encode");
+    native_decode_ = symbol("flipcheck_prove_decode");
+    native_key_ = symbol("flipcheck_prove_key");
+    native_quantize_ = symbol("flipcheck_prove_quantize");
+    format_ = reinterpret_cast<const char* (*)()>(symbol("flipcheck_prove_format"))();
+    element_ = reinterpret_cast<const char* (*)()>(symbol("flipcheck_prove_element"))();
+    policy_ = reinterpret_cast<int (*)()>(symbol("flipcheck_prove_policy"))();
+    key_bits_ = reinterpret_cast<int (*)()>(symbol("flipcheck_prove_key_bits"))();
+    declared_ = reinterpret_cast<int (*)()>(symbol("flipcheck_prove_declared"))();
     if (key_bits_ < 0)
-        throw input_error(s.subject + "'s key is neither an unsigned integer nor a std::array of at most 8 bytes: the prover "
-                                      "compares keys as one word");
+        throw input_error(subject + "'s key is neither an unsigned integer nor a std::array of at most 8 bytes: the prover "
+                                    "compares keys as one word");
     width_ = encode_->getReturnType()->getIntegerBitWidth();
 }
 
-compiled_subject::~compiled_subject() {
-    if (library_) ::dlclose(library_);
-    std::error_code ec;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
-}
+const std::string& compiled_subject::compile_command() const { return build_->command; }
 
 namespace {
 template <class S>

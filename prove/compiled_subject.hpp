@@ -43,6 +43,11 @@ private:
 class compiled_subject {
 public:
     explicit compiled_subject(const subject_source& s);  // input_error if it does not compile
+    // Several subjects of one file compiled once (one wrapper naming each), in the order given: the
+    // main job proves its binary64 built-ins so, clang started once.
+    static std::vector<compiled_subject> compile(const std::string& file, const std::vector<std::string>& subjects,
+                                                 const std::vector<std::string>& flags);
+    compiled_subject(compiled_subject&&) noexcept;
     ~compiled_subject();
     compiled_subject(const compiled_subject&) = delete;
     compiled_subject& operator=(const compiled_subject&) = delete;
@@ -67,17 +72,18 @@ public:
     std::uint64_t native_encode(std::uint64_t bits) const;
     std::uint64_t native_decode(std::uint64_t bits) const;
     std::uint64_t native_key(std::uint64_t bits) const;
-    const std::string& compile_command() const { return command_; }
+    const std::string& compile_command() const;
 
 private:
-    std::string dir_, format_, element_, command_;
-    std::unique_ptr<llvm::LLVMContext> context_;
-    std::unique_ptr<llvm::Module> module_;
+    struct build;
+    compiled_subject(std::shared_ptr<const build> b, std::size_t index, const std::string& subject);
+
+    std::shared_ptr<const build> build_;
+    std::string format_, element_;
     const llvm::Function* encode_ = nullptr;
     const llvm::Function* decode_ = nullptr;
     const llvm::Function* key_ = nullptr;
     const llvm::Function* quantize_ = nullptr;
-    void* library_ = nullptr;
     void* native_encode_ = nullptr;
     void* native_decode_ = nullptr;
     void* native_key_ = nullptr;

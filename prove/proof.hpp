@@ -30,6 +30,7 @@ struct proof {
     std::string subject, kind, format;  // kind: "mapping" or "canonical key"
     unsigned width = 0;
     std::vector<law_verdict> laws;
+    std::string equal_to;  // proved as the same mapping as this subject (prove_equal): its laws are that proof's
     double seconds = 0;
     bool passed() const {
         for (const auto& l : laws)

@@ -19,16 +19,25 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
     {  // docs/json.md: every mapping row has its wall time beside its own seconds; the parts' times
         std::ifstream in(json);
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        std::size_t walls = 0;  // 26 exhaustive rows, 4 sampled and 18 expected failures
+        std::size_t walls = 0;  // 26 exhaustive rows, 4 proved and 18 expected failures
         for (auto at = text.find("\"wall_seconds\": "); at != std::string::npos; at = text.find("\"wall_seconds\": ", at + 1)) ++walls;
         EXPECT_EQ(walls, 48u) << text.substr(0, 2000);
-        for (const char* key : {"\"mapping_seconds\": ", "\"reducer_seconds\": ", "\"scaling_seconds\": "})
+        for (const char* key : {"\"mapping_seconds\": ", "\"reducer_seconds\": ", "\"scaling_seconds\": ", "\"domain\": \"proved\"",
+                                "\"by\": \"flipcheck-prove\"", "\"pairs_max\""})
             EXPECT_NE(text.find(key), std::string::npos) << key;
         std::filesystem::remove(json);
     }
-    // Proven and sampled rows are counted apart, and the sampled ones say how little they cover.
+    // Exhaustive, proved and sampled rows are counted apart. binary64's built-ins are proved by
+    // flipcheck-prove, built beside flipcheck here (prove/), for every key and every pair of codes:
+    // no sample runs.
     EXPECT_NE(r.output.find("26/26 exhaustive: every key of binary16, bfloat16, binary32, float8_e4m3fn,"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("4/4 sampled: binary64"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("4/4 proved: binary64, every key (2^64) and the max and min of every pair of codes (2^128), by Z3"),
+              std::string::npos) << r.output;
+    for (const char* m : {"sign_flip           ", "sign_flip_branchless", "signed_key          ", "format_key          "})
+        EXPECT_NE(r.output.find(std::string("binary64        ") + m + "  all           2^64 proved            1 pass"), std::string::npos)
+            << m << "\n" << r.output;
+    EXPECT_EQ(r.output.find("sampled: binary64"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("not proved"), std::string::npos) << r.output;
     // The seeds' keys on the formats that are not IEEE-shaped: 6 formats x 3 mappings, each shown
     // as the expected failure it is, and none of them passes.
     EXPECT_NE(r.output.find("18 expected failures shown above"), std::string::npos) << r.output;
@@ -37,7 +46,6 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
               std::string::npos) << r.output;
     EXPECT_NE(r.output.find("float8_e4m3fnuz format_key            all            256 exhaustive        1 pass"),
               std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("of its key space: a sample, not a proof"), std::string::npos) << r.output;
     // and every registered reducer of every format against the oracle (core's update code on the
     // CPU), plus the keyed folds of every built-in mapping: all of them pass, and the 17 rows of
     // the atomic strategies and P3008 before the registry are still among them.
@@ -82,11 +90,33 @@ TEST(main_job, every_built_in_passes_on_the_cpu) {
               std::string::npos) << r.output;
 }
 
+// With a stand-in prover (run/tests/prover_test.cpp reads its answers) that refutes one binary64
+// built-in and leaves another undecided: the refuted row fails though its sample passes, and both
+// are sampled and say why they are not proved. A prover's FAIL is never outvoted by a sample.
 TEST(main_job, a_registered_mutant_makes_it_exit_1_with_counterexamples) {
-    const auto r = run_flipcheck("--device cpu --with-mutant wrong_at_neg_denorm_min");
+    const auto prover = std::filesystem::temp_directory_path() / "flipcheck_main_job_test_prover";
+    std::ofstream(prover) << R"(#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+cat > "$out" <<'JSON'
+{"schema": 1, "verdict": "fail", "subjects": [
+ {"subject": "flipcheck::sign_flip<flipcheck::binary64>", "format": "binary64", "verdict": "fail",
+  "laws": [{"law": "successor_order", "result": "refuted", "where": "key 0x1", "counterexample": "a stand-in's refutation"}]},
+ {"subject": "flipcheck::signed_key<flipcheck::binary64>", "format": "binary64", "verdict": "unknown",
+  "laws": [{"law": "nan_ignore", "result": "unknown"}]}]}
+JSON
+exit 1
+)";
+    std::filesystem::permissions(prover, std::filesystem::perms::owner_all);
+    const auto r = flipcheck::test::run_flipcheck_env("FLIPCHECK_PROVER=" + prover.string(), "--device cpu --with-mutant wrong_at_neg_denorm_min");
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("26/29 exhaustive"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("4/5 sampled"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("3/5 sampled"), std::string::npos) << r.output;  // the mutant, and sign_flip refuted by the prover, fail
+    EXPECT_NE(r.output.find("not proved, sampled instead: binary64 sign_flip: successor_order: FAIL at key 0x1: a stand-in's refutation"),
+              std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("not proved, sampled instead: binary64 signed_key: nan_ignore: undecided within 60 s"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("binary64        sign_flip_branchless  all       12623872 sampled"), std::string::npos) << r.output;  // no answer
+    std::filesystem::remove(prover);
     // The one bad successor pair of binary32: keys 0x7ffffffd/0x7ffffffe. (A mutant is swept,
     // never proved by agreement.)
     EXPECT_NE(r.output.find("successor_order broken at key 0x7ffffffd"), std::string::npos) << r.output;

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -399,6 +402,60 @@ TEST(prove, the_command_says_proved_fail_or_why_not) {
     EXPECT_EQ(run_flipcheck("prove --subject x").exit_code, 2);
     EXPECT_EQ(run_flipcheck("prove --source " + unreadable + " --subject loops --timeout 0").exit_code, 2);
     EXPECT_EQ(run_flipcheck("prove --source " + unreadable + " --subject 'int[' ").exit_code, 2);
+}
+
+// Several subjects of one file, compiled once: a mapping the solver finds equal to one proved
+// before it is proved by that equality, in milliseconds; a mapping that differs at one key is not,
+// and is refuted on its own (an equality that held too easily would pass it).
+TEST(prove, several_subjects_one_compile_and_equal_mappings_proved_by_their_equality) {
+    const std::string json = (std::filesystem::temp_directory_path() / "flipcheck_prove_several.json").string();
+    const auto r = run_flipcheck("prove --source " + catalogue + " --subject 'flipcheck::sign_flip<flipcheck::binary64>'" +
+                                 " --subject 'flipcheck::mutants::zeros_swapped<flipcheck::binary64>'" +
+                                 " --subject 'flipcheck::signed_key<flipcheck::binary64>' --json " + json);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("verdict: PASS: 10 laws proved over every key"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("zero_placement: FAIL at key 0x8000000000000000"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("verdict: PASS: 10 laws proved (equal to flipcheck::sign_flip<flipcheck::binary64>)"), std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("(equal to flipcheck::mutants"), std::string::npos) << r.output;
+    const std::string doc = flipcheck::test::read_file(json);
+    for (const char* words : {"\"verdict\": \"fail\"", "\"domain\": \"proved\"", "\"equal_to\": \"flipcheck::sign_flip<flipcheck::binary64>\"",
+                              "\"input\": \"0x8000000000000000\"", "\"result\": \"refuted\""})
+        EXPECT_NE(doc.find(words), std::string::npos) << words << "\n" << doc;
+    std::filesystem::remove(json);
+    // A run that cannot prove writes why.
+    const auto refused = run_flipcheck("prove --source /nonexistent.hpp --subject x --json " + json);
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_NE(flipcheck::test::read_file(json).find("\"error\": \"--source /nonexistent.hpp is not a readable file\""), std::string::npos);
+    std::filesystem::remove(json);
+}
+
+// The compile cache (compile_cache.hpp) keys on the preprocessed text: the same file again is a hit
+// (one entry, the same verdict), an edit to it a miss whose proof is of the new code.
+TEST(prove, the_compile_cache_gives_the_new_code_s_verdict_after_an_edit) {
+    const auto dir = std::filesystem::temp_directory_path() / "flipcheck_prove_cache_test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "cache");
+    const std::string file = (dir / "key.hpp").string();
+    auto write = [&](const char* sign) {
+        std::ofstream(file) << "#include \"flipcheck/format.hpp\"\nstruct my_key {\n  using format = flipcheck::binary64;\n"
+                            << "  static unsigned long encode(unsigned long b) { return b >> 63 ? ~b : b | " << sign << "; }\n"
+                            << "  static unsigned long decode(unsigned long k) { return k >> 63 ? k & ~" << sign << " : ~k; }\n};\n";
+    };
+    const std::string env = "FLIPCHECK_PROVE_CACHE=" + (dir / "cache").string();
+    auto entries = [&] { return std::distance(std::filesystem::directory_iterator(dir / "cache"), std::filesystem::directory_iterator()); };
+    write("(1ul << 63)");
+    const auto first = flipcheck::test::run_flipcheck_env(env, "prove --source " + file + " --subject my_key");
+    EXPECT_EQ(first.exit_code, 0) << first.output;
+    EXPECT_EQ(entries(), 1);
+    const auto again = flipcheck::test::run_flipcheck_env(env, "prove --source " + file + " --subject my_key");
+    EXPECT_EQ(again.exit_code, 0) << again.output;
+    EXPECT_EQ(entries(), 1);
+    write("(1ul << 62)");  // the wrong bit: every law the edit breaks must be seen
+    const auto edited = flipcheck::test::run_flipcheck_env(env, "prove --source " + file + " --subject my_key");
+    EXPECT_EQ(edited.exit_code, 1) << edited.output;
+    EXPECT_EQ(entries(), 2);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

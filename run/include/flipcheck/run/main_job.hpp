@@ -13,6 +13,7 @@
 
 #include "flipcheck/check/sweep.hpp"
 #include "flipcheck/run/backend.hpp"
+#include "flipcheck/run/prover.hpp"
 #include "flipcheck/run/reductions.hpp"
 #include "flipcheck/run/scaling.hpp"
 
@@ -24,6 +25,12 @@ struct mapping_row {
     // does not claim, whose failure is a finding and whose pass would be the surprise.
     bool expected_right = true;
     double wall_seconds = 0;  // the row's wall, beside the report's seconds (the kernels' on the GPU)
+    // A row flipcheck-prove was asked for (a binary64 built-in on the CPU, prover.hpp): its verdict.
+    // Proved: the row is the proof, every key, and no sample ran (the report holds no keys).
+    // Otherwise the sample ran, and `proof` says why it is not a proof; a refuted law fails the row.
+    std::optional<proved_subject> proof;
+    bool proved() const { return proof && proof->passed(); }
+    bool passed() const { return proved() || (report.passed() && !(proof && proof->verdict == "fail")); }
 };
 
 class main_job {
@@ -61,6 +68,9 @@ public:
     std::vector<reduction_row> reductions();
     std::vector<scaling_row> scaling();
     double reducer_seconds() const { return reducer_seconds_; }
+    // The prover's answer for the binary64 built-ins, once their rows have come (why_not says why
+    // there is none: no flipcheck-prove beside flipcheck, the GPU's job, FLIPCHECK_PROVER=none).
+    const prover_answer& proofs() const { return proofs_; }
     double scaling_seconds() const { return scaling_seconds_; }
 
 private:
@@ -78,6 +88,8 @@ private:
     std::atomic<double> reducer_seconds_{0}, scaling_seconds_{0};
     std::future<std::vector<reduction_row>> reductions_;
     std::future<std::vector<scaling_row>> scaling_;
+    std::future<prover_answer> proving_;
+    prover_answer proofs_;
 };
 
 }  // namespace flipcheck::run
