@@ -4,6 +4,7 @@
 // mutants; on binary64 it proves the built-ins and refutes the mutants at keys the native code
 // fails; code it cannot read is refused by name and line; undefined behaviour is a failure.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <bit>
 #include <filesystem>
@@ -27,6 +28,7 @@
 #include "ir_terms.hpp"
 #include "prove_subject.hpp"
 #include "quantizers.hpp"
+#include "zoo.hpp"
 #include "run_command.hpp"
 
 namespace {
@@ -456,6 +458,45 @@ TEST(prove, the_compile_cache_gives_the_new_code_s_verdict_after_an_edit) {
     EXPECT_EQ(edited.exit_code, 1) << edited.output;
     EXPECT_EQ(entries(), 2);
     std::filesystem::remove_all(dir);
+}
+
+// The prover's kill table is the sweep's (issue 54, item 4): every mapping mutant of the registry
+// on every format it has (binary16 to binary64) and every key mutant, compiled once, each refuted
+// under the law the registry says kills it in the sweep (`flipcheck mutants`), with a
+// counterexample confirmed by running it. A new mutant in the registry is in this table with no
+// edit here.
+TEST(prove, refutes_every_zoo_mapping_and_key_mutant_under_the_law_that_kills_it_in_the_sweep) {
+    struct row {
+        std::string subject, name, law;
+    };
+    std::vector<row> zoo;
+    std::size_t i = 0;
+    fc::registry::for_each<prove_zoo::mapping_mutants>([&]<class I>() {
+        zoo.push_back({"prove_zoo::mapping_mutant<" + std::to_string(i++) + ">",
+                       std::string(I::entry::name) + "<" + std::string(I::format::name) + ">", std::string(to_string(I::entry::killed_by))});
+    });
+    i = 0;
+    fc::registry::for_each<prove_zoo::key_mutants>([&]<class I>() {
+        zoo.push_back({"prove_zoo::key_mutant<" + std::to_string(i++) + ">",
+                       std::string(I::entry::name) + "<" + std::string(I::format::name) + ">", std::string(to_string(I::entry::killed_by))});
+    });
+    ASSERT_GE(zoo.size(), 30u);
+    std::string args = "prove --source " + std::string(FLIPCHECK_SOURCE) + "/prove/tests/zoo.hpp --timeout 60";
+    for (const auto& z : zoo) args += " --subject '" + z.subject + "'";
+    const std::string json = (std::filesystem::temp_directory_path() / "flipcheck_prove_zoo.json").string();
+    const auto r = run_flipcheck(args + " --json " + json);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(flipcheck::test::read_file(json));
+    ASSERT_EQ(doc["subjects"].size(), zoo.size()) << doc.dump(1);
+    for (std::size_t k = 0; k < zoo.size(); ++k) {
+        const nlohmann::json& s = doc["subjects"][k];
+        EXPECT_EQ(s["verdict"], "fail") << zoo[k].name;
+        bool killed = false;
+        for (const auto& l : s["laws"])
+            killed = killed || (l["law"] == zoo[k].law && l["result"] == "refuted" && !l["counterexample"].get<std::string>().empty());
+        EXPECT_TRUE(killed) << zoo[k].name << " is not refuted under " << zoo[k].law << ":\n" << s.dump(1);
+    }
+    std::filesystem::remove(json);
 }
 
 }  // namespace
