@@ -139,15 +139,26 @@ std::vector<compiled_subject> compiled_subject::compile(const std::string& file,
     std::ofstream w(wrapper);
     w << "#include \"" << std::filesystem::absolute(file).string() << "\"\n"
       << "#include <array>\n#include <cstdint>\n#include <type_traits>\n#include \"flipcheck/canonical_key.hpp\"\n"
+      << "#include <bit>\n"
+      << "template <class U> auto flipcheck_prove_storage_of() {\n"
+      << "  if constexpr (requires { typename U::format; }) return typename U::format::storage{}; else return std::uint32_t{}; }\n"
       << "template <class T> struct flipcheck_prove_entry {\n"
-      << "  using S = typename T::format::storage;\n"
+      << "  using S = decltype(flipcheck_prove_storage_of<T>());  // a scale's input: a binary32 amax's bits\n"
       << "  static constexpr bool is_key = requires(S x) { T::key(x); };\n"
       << "  static constexpr bool is_quantizer = requires(S x) { typename T::element; T::declared; T::quantize(x); };\n"
-      << "  static constexpr bool is_mapping = !is_key && !is_quantizer;\n"
+      << "  static constexpr bool is_scale = !is_quantizer && requires(std::uint32_t a) { typename T::element; T::scale(a); };\n"
+      << "  static constexpr bool is_mapping = !is_key && !is_quantizer && !is_scale;\n"
       << "  static S encode(S b) { if constexpr (is_mapping) return T::encode(b); else return b; }\n"
       << "  static S decode(S k) { if constexpr (is_mapping) return T::decode(k); else return k; }\n"
       << "  static std::uint64_t quantize(S b) { if constexpr (is_quantizer) return std::uint64_t(T::quantize(b)); else return b; }\n"
-      << "  static const char* element() { if constexpr (is_quantizer) return T::element::name.data(); else return \"\"; }\n"
+      << "  static const char* element() { if constexpr (is_quantizer || is_scale) return T::element::name.data(); else return \"\"; }\n"
+      << "  static std::uint64_t scale(S b) { if constexpr (is_scale) return std::uint64_t(T::scale(b)); else return b; }\n"
+      << "  // A scale's recipe (scale_recipe.hpp; OCP's where it declares none): its rounding in bits 32 and\n"
+      << "  // up, its amax floor's binary32 bits below; -1 for a subject that is no scale.\n"
+      << "  static long long recipe() {\n"
+      << "    if constexpr (!is_scale) return -1;\n"
+      << "    else if constexpr (requires { T::recipe; }) return (long long)(int(T::recipe.round)) << 32 | std::bit_cast<std::uint32_t>(T::recipe.amax_floor);\n"
+      << "    else return 0; }  // OCP's floor, no amax floor\n"
       << "  static int policy() { if constexpr (is_quantizer) return int(T::declared.round) * 4 + int(T::declared.saturate); else return -1; }\n"
       << "  template <class K> static constexpr int bits() {\n"
       << "    if constexpr (std::is_integral_v<K> && std::is_unsigned_v<K>) return int(sizeof(K) * 8);\n"
@@ -158,7 +169,7 @@ std::vector<compiled_subject> compiled_subject::compile(const std::string& file,
       << "    if constexpr (is_key) { if constexpr (bits<decltype(T::key(b))>() > 0) return flipcheck::key_word(T::key(b)); else return 0; }\n"
       << "    else return 0; }\n"
       << "  static int declared() { if constexpr (is_key) return int(T::declared); else return -1; }\n"
-      << "  static const char* format() { return T::format::name.data(); }\n"
+      << "  static const char* format() { if constexpr (requires { typename T::format; }) return T::format::name.data(); else return \"binary32\"; }\n"
       << "};\n";
     for (std::size_t i = 0; i < subjects.size(); ++i) {
         const std::string e = "flipcheck_prove_entry<" + subjects[i] + ">", n = "_" + std::to_string(i);
@@ -166,6 +177,8 @@ std::vector<compiled_subject> compiled_subject::compile(const std::string& file,
           << "extern \"C\" " << e << "::S flipcheck_prove_decode" << n << "(" << e << "::S k) { return " << e << "::decode(k); }\n"
           << "extern \"C\" std::uint64_t flipcheck_prove_key" << n << "(" << e << "::S b) { return " << e << "::key(b); }\n"
           << "extern \"C\" std::uint64_t flipcheck_prove_quantize" << n << "(" << e << "::S b) { return " << e << "::quantize(b); }\n"
+          << "extern \"C\" std::uint64_t flipcheck_prove_scale" << n << "(" << e << "::S b) { return " << e << "::scale(b); }\n"
+          << "extern \"C\" long long flipcheck_prove_recipe" << n << "() { return " << e << "::recipe(); }\n"
           << "extern \"C\" int flipcheck_prove_key_bits" << n << "() { return " << e << "::key_bits(); }\n"
           << "extern \"C\" int flipcheck_prove_declared" << n << "() { return " << e << "::declared(); }\n"
           << "extern \"C\" const char* flipcheck_prove_element" << n << "() { return " << e << "::element(); }\n"
@@ -205,7 +218,9 @@ compiled_subject::compiled_subject(std::shared_ptr<const build> b, std::size_t i
     decode_ = module.getFunction("flipcheck_prove_decode" + n);
     key_ = module.getFunction("flipcheck_prove_key" + n);
     quantize_ = module.getFunction("flipcheck_prove_quantize" + n);
-    if (!encode_ || !decode_ || !key_ || !quantize_) throw input_error("the compiled subject has no encode, decode, key or quantize entry point");
+    scale_ = module.getFunction("flipcheck_prove_scale" + n);
+    if (!encode_ || !decode_ || !key_ || !quantize_ || !scale_)
+        throw input_error("the compiled subject has no encode, decode, key, quantize or scale entry point");
     auto symbol = [&](const char* name) {
         void* f = ::dlsym(build_->library, (name + n).c_str());
         if (!f) throw input_error("the compiled subject's library lacks its entry points");
@@ -215,6 +230,8 @@ compiled_subject::compiled_subject(std::shared_ptr<const build> b, std::size_t i
     native_decode_ = symbol("flipcheck_prove_decode");
     native_key_ = symbol("flipcheck_prove_key");
     native_quantize_ = symbol("flipcheck_prove_quantize");
+    native_scale_ = symbol("flipcheck_prove_scale");
+    recipe_ = reinterpret_cast<long long (*)()>(symbol("flipcheck_prove_recipe"))();
     format_ = reinterpret_cast<const char* (*)()>(symbol("flipcheck_prove_format"))();
     element_ = reinterpret_cast<const char* (*)()>(symbol("flipcheck_prove_element"))();
     policy_ = reinterpret_cast<int (*)()>(symbol("flipcheck_prove_policy"))();
@@ -251,6 +268,9 @@ std::uint64_t compiled_subject::native_quantize(std::uint64_t bits) const {
     case 32: return reinterpret_cast<std::uint64_t (*)(std::uint32_t)>(native_quantize_)(std::uint32_t(bits));
     default: return reinterpret_cast<std::uint64_t (*)(std::uint64_t)>(native_quantize_)(bits);
     }
+}
+std::uint8_t compiled_subject::native_scale(std::uint32_t amax_bits) const {
+    return std::uint8_t(reinterpret_cast<std::uint64_t (*)(std::uint32_t)>(native_scale_)(amax_bits));
 }
 std::uint64_t compiled_subject::native_key(std::uint64_t bits) const {
     switch (width_) {

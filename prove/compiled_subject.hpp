@@ -53,7 +53,8 @@ public:
     compiled_subject& operator=(const compiled_subject&) = delete;
 
     bool is_key() const { return key_bits_ != 0; }       // a canonical key
-    bool is_quantizer() const { return !element_.empty(); }  // a quantizer; neither: a mapping
+    bool is_quantizer() const { return policy_ >= 0; }  // a quantizer
+    bool is_scale() const { return recipe_ >= 0; }      // an MX scale (scale_recipe.hpp); none of them: a mapping
     const llvm::Function& encode() const { return *encode_; }
     const llvm::Function& decode() const { return *decode_; }
     // A canonical key: key_word(SUBJECT::key(x)) (canonical_key.hpp), its key's width in bits (an
@@ -68,6 +69,12 @@ public:
     const std::string& element_name() const { return element_; }
     int policy() const { return policy_; }
     std::uint64_t native_quantize(std::uint64_t bits) const;
+    // An MX scale (check/scales.hpp's mx scale subject): SUBJECT::scale(amax bits), the e8m0 code
+    // of a binary32 amax for its element (element_name), under the recipe it declares.
+    const llvm::Function& scale() const { return *scale_; }
+    std::uint8_t native_scale(std::uint32_t amax_bits) const;
+    bool recipe_ceil() const { return (recipe_ >> 32) != 0; }                // scale_rounding::ceil
+    std::uint32_t recipe_amax_floor() const { return std::uint32_t(recipe_); }  // its amax floor's binary32 bits (0: none)
     // The compiled functions, run natively on storage bits (zero-extended to 64).
     std::uint64_t native_encode(std::uint64_t bits) const;
     std::uint64_t native_decode(std::uint64_t bits) const;
@@ -84,11 +91,14 @@ private:
     const llvm::Function* decode_ = nullptr;
     const llvm::Function* key_ = nullptr;
     const llvm::Function* quantize_ = nullptr;
+    const llvm::Function* scale_ = nullptr;
     void* native_encode_ = nullptr;
     void* native_decode_ = nullptr;
     void* native_key_ = nullptr;
     void* native_quantize_ = nullptr;
+    void* native_scale_ = nullptr;
     int key_bits_ = 0, declared_ = -1, policy_ = -1;
+    long long recipe_ = -1;
     unsigned width_ = 0;
 };
 

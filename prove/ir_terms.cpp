@@ -583,6 +583,26 @@ private:
         case llvm::Intrinsic::smin: return {z3::ite(op(0).bits < op(1).bits, op(0).bits, op(1).bits), op(0).poison || op(1).poison};
         case llvm::Intrinsic::umax: return {z3::ite(z3::ugt(op(0).bits, op(1).bits), op(0).bits, op(1).bits), op(0).poison || op(1).poison};
         case llvm::Intrinsic::umin: return {z3::ite(z3::ult(op(0).bits, op(1).bits), op(0).bits, op(1).bits), op(0).poison || op(1).poison};
+        // Saturating sums and differences: computed one bit wider, then clamped to the range.
+        case llvm::Intrinsic::uadd_sat:
+        case llvm::Intrinsic::usub_sat:
+        case llvm::Intrinsic::sadd_sat:
+        case llvm::Intrinsic::ssub_sat: {
+            const llvm::Intrinsic::ID id = in->getIntrinsicID();
+            const bool is_signed = id == llvm::Intrinsic::sadd_sat || id == llvm::Intrinsic::ssub_sat;
+            const bool add = id == llvm::Intrinsic::uadd_sat || id == llvm::Intrinsic::sadd_sat;
+            const term a = op(0), b = op(1);
+            const z3::expr wa = is_signed ? z3::sext(a.bits, 1) : z3::zext(a.bits, 1), wb = is_signed ? z3::sext(b.bits, 1) : z3::zext(b.bits, 1);
+            const z3::expr r = add ? wa + wb : wa - wb;
+            z3::expr out = r.extract(w - 1, 0);
+            if (is_signed) {
+                const z3::expr hi = z3::sext(~sign, 1), lo = z3::sext(sign, 1);
+                out = z3::ite(r > hi, ~sign, z3::ite(r < lo, sign, out));
+            } else {
+                out = add ? z3::ite(r.extract(w, w) == bv(1, 1), bv(0, w) - bv(1, w), out) : z3::ite(z3::ult(a.bits, b.bits), bv(0, w), out);
+            }
+            return {out, a.poison || b.poison};
+        }
         case llvm::Intrinsic::abs: {
             const term a = op(0);
             const bool min_poison = value(call.getArgOperand(1)).bits.simplify().get_numeral_uint() != 0;

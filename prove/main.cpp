@@ -41,6 +41,9 @@ int print_proof(const fp::compiled_subject& m, const std::string& subject, const
                    subject, r.format, m.compile_command(), r.width);
     else if (m.is_quantizer())
         fmt::print("{} ({} {}, compiled by `{}`): every input (2^{}), by Z3\n", subject, r.format, r.kind, m.compile_command(), r.width);
+    else if (m.is_scale())
+        fmt::print("{} ({} of a binary32 amax, compiled by `{}`): every non-negative binary32 amax (2^31), by Z3\n", subject, r.kind,
+                   m.compile_command());
     else
         fmt::print("{} ({} mapping, compiled by `{}`): every key (2^{}) and every pair of codes (2^{}), by Z3\n", subject, r.format,
                    m.compile_command(), r.width, 2 * r.width);
@@ -69,7 +72,10 @@ int print_proof(const fp::compiled_subject& m, const std::string& subject, const
                        l.law == "defined" ? "by the solver" : "confirmed by running the compiled code", l.counterexample);
         }
     }
-    const char* over = m.is_key() ? "every code" : m.is_quantizer() ? "every input" : "every key and every pair of codes";
+    const char* over = m.is_key()         ? "every code"
+                       : m.is_quantizer() ? "every input"
+                       : m.is_scale()     ? "every non-negative amax"
+                                          : "every key and every pair of codes";
     if (refuted) fmt::print("verdict: FAIL: {} of {} laws refuted\n", refuted, r.laws.size());
     else if (unknown) fmt::print("verdict: UNKNOWN: {} of {} laws undecided, none refuted\n", unknown, r.laws.size());
     else fmt::print("verdict: PASS: {} laws proved over {} in {:.2f} s\n", r.laws.size(), over, r.seconds);
@@ -134,8 +140,9 @@ int main(int argc, char** argv) {
     std::string file, json;
     std::vector<std::string> subjects, flags;
     double timeout = 60;
-    app.add_option("--source", file, "the C++ file that defines the subject: a mapping (a struct with format, encode, decode) "
-                                     "a canonical key (format, declared, key) or a quantizer (format, element, declared, quantize)")
+    app.add_option("--source", file, "the C++ file that defines the subject: a mapping (a struct with format, encode, decode), "
+                                     "a canonical key (format, declared, key), a quantizer (format, element, declared, quantize) or an "
+                                     "MX scale (element, scale, optionally recipe)")
         ->required();
     app.add_option("--subject", subjects, "its type as C++ names it: my_key, flipcheck::sign_flip<flipcheck::binary64>; repeatable: "
                                           "the subjects of one file are compiled once and proved in turn")

@@ -97,7 +97,7 @@ proof prove_mapping(const compiled_subject& m, const std::string& subject, const
 
 std::optional<proof> prove_equal(const compiled_subject& m, const std::string& subject, const compiled_subject& of, const proof& proved,
                                  const proof_options& o) {
-    if (!proved.passed() || m.format_name() != of.format_name() || m.is_key() || m.is_quantizer() || of.is_key() || of.is_quantizer())
+    if (!proved.passed() || m.format_name() != of.format_name() || m.is_key() || m.is_quantizer() || m.is_scale() || of.is_key() || of.is_quantizer() || of.is_scale())
         return std::nullopt;
     const auto start = std::chrono::steady_clock::now();
     z3::context c;

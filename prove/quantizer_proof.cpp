@@ -7,6 +7,7 @@
 #include <z3++.h>
 
 #include "decide.hpp"
+#include "elements.hpp"
 #include "flipcheck/check/describe.hpp"
 #include "flipcheck/check/quantizers.hpp"
 #include "flipcheck/law.hpp"
@@ -18,27 +19,6 @@
 namespace flipcheck::prove {
 
 namespace {
-
-// fn.template operator()<E>() for the element of that name.
-template <class Fn>
-void with_element(const std::string& name, Fn&& fn) {
-    bool found = false;
-    auto try_one = [&]<class E>() {
-        if (!found && name == E::name) found = true, fn.template operator()<E>();
-    };
-    try_one.template operator()<float8_e4m3fn>();
-    try_one.template operator()<float8_e5m2>();
-    try_one.template operator()<float8_e4m3fnuz>();
-    try_one.template operator()<float8_e5m2fnuz>();
-    try_one.template operator()<float6_e2m3fn>();
-    try_one.template operator()<float6_e3m2fn>();
-    try_one.template operator()<float4_e2m1fn>();
-    try_one.template operator()<binary16>();
-    try_one.template operator()<bfloat16>();
-    if (!found)
-        throw input_error("a quantizer to " + name + ": the prover knows the elements float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, "
-                                                     "float8_e5m2fnuz, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn, binary16 and bfloat16");
-}
 
 z3::expr fp(z3::context& c, Z3_ast a) { return z3::to_expr(c, a); }
 

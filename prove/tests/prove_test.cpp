@@ -19,6 +19,7 @@
 #include "compiled_subject.hpp"
 #include "flipcheck/catalog/key_mutants.hpp"
 #include "flipcheck/check/quantizers.hpp"
+#include "flipcheck/check/scales.hpp"
 #include "flipcheck/catalog/mutants.hpp"
 #include "flipcheck/check/canonical_keys.hpp"
 #include "flipcheck/check/pairs.hpp"
@@ -28,6 +29,7 @@
 #include "ir_terms.hpp"
 #include "prove_subject.hpp"
 #include "quantizers.hpp"
+#include "scales.hpp"
 #include "zoo.hpp"
 #include "run_command.hpp"
 
@@ -461,11 +463,12 @@ TEST(prove, the_compile_cache_gives_the_new_code_s_verdict_after_an_edit) {
 }
 
 // The prover's kill table is the sweep's (issue 54, item 4): every mapping mutant of the registry
-// on every format it has (binary16 to binary64) and every key mutant, compiled once, each refuted
+// on every format it has (binary16 to binary64), every key mutant and every MX scale mutant on each
+// of its elements, compiled once, each refuted
 // under the law the registry says kills it in the sweep (`flipcheck mutants`), with a
 // counterexample confirmed by running it. A new mutant in the registry is in this table with no
 // edit here.
-TEST(prove, refutes_every_zoo_mapping_and_key_mutant_under_the_law_that_kills_it_in_the_sweep) {
+TEST(prove, refutes_every_zoo_mapping_key_and_scale_mutant_under_the_law_that_kills_it_in_the_sweep) {
     struct row {
         std::string subject, name, law;
     };
@@ -480,7 +483,14 @@ TEST(prove, refutes_every_zoo_mapping_and_key_mutant_under_the_law_that_kills_it
         zoo.push_back({"prove_zoo::key_mutant<" + std::to_string(i++) + ">",
                        std::string(I::entry::name) + "<" + std::string(I::format::name) + ">", std::string(to_string(I::entry::killed_by))});
     });
-    ASSERT_GE(zoo.size(), 30u);
+    i = 0;
+    fc::registry::for_each<prove_zoo::scaling_mutants>([&]<class I>() {
+        if constexpr (fc::mx_scale_subject<typename I::type>)
+            zoo.push_back({"prove_zoo::scaling_mutant<" + std::to_string(i) + ">",
+                           std::string(I::entry::name) + "<" + std::string(I::format::name) + ">", std::string(to_string(I::entry::killed_by))});
+        ++i;
+    });
+    ASSERT_GE(zoo.size(), 35u);
     std::string args = "prove --source " + std::string(FLIPCHECK_SOURCE) + "/prove/tests/zoo.hpp --timeout 60";
     for (const auto& z : zoo) args += " --subject '" + z.subject + "'";
     const std::string json = (std::filesystem::temp_directory_path() / "flipcheck_prove_zoo.json").string();
@@ -495,8 +505,53 @@ TEST(prove, refutes_every_zoo_mapping_and_key_mutant_under_the_law_that_kills_it
         for (const auto& l : s["laws"])
             killed = killed || (l["law"] == zoo[k].law && l["result"] == "refuted" && !l["counterexample"].get<std::string>().empty());
         EXPECT_TRUE(killed) << zoo[k].name << " is not refuted under " << zoo[k].law << ":\n" << s.dump(1);
+        std::printf("%-40s %-18s %6.2f s\n", zoo[k].name.c_str(), zoo[k].law.c_str(), s["seconds"].get<double>());  // the table, for bench/RESULTS.md
     }
     std::filesystem::remove(json);
+}
+
+// MX scales (scale_proof.hpp) from their compiled code, over every non-negative binary32 amax: the
+// built-ins of every recipe on every MX element proved (the sweep holds each to the C++ oracle on
+// every amax elsewhere, so the SMT statement of the recipes agrees with the oracle wherever they
+// answer), and RCEIL by the reciprocal too; a refutation at the amax the sweep (check/scales.hpp,
+// every amax, every core) fails first, confirmed natively: the zoo's NaN-blind exponent field and
+// an RCEIL that rounds a power of two up.
+TEST(prove, proves_the_mx_scales_and_refutes_at_the_sweep_s_first_failing_amax) {
+    const std::string source = "prove --source " + std::string(FLIPCHECK_SOURCE) + "/prove/tests/scales.hpp";
+    std::string args = source;
+    std::size_t built_ins = 0;
+    fc::registry::for_each<fc::registry::mx_elements>([&]<class E>() {
+        const std::string e = "<flipcheck::" + std::string(E::type::name) + ">";
+        args += " --subject 'flipcheck::mx_scale_from_bits" + e + "' --subject 'flipcheck::mx_scale_rceil" + e + "'";
+        built_ins += 2;
+    });
+    args += " --subject 'flipcheck::mx_scale_rceil_eps<flipcheck::float8_e4m3fn>' --subject 'prove_fixture::rceil_by_reciprocal<flipcheck::float4_e2m1fn>'";
+    ++built_ins;
+    const auto proved = run_flipcheck(args);
+    EXPECT_EQ(proved.exit_code, 0) << proved.output;
+    std::size_t passes = 0;
+    for (auto at = proved.output.find("verdict: PASS: 2 laws proved over every non-negative amax"); at != std::string::npos;
+         at = proved.output.find("verdict: PASS: 2 laws proved over every non-negative amax", at + 1))
+        ++passes;
+    EXPECT_EQ(passes, built_ins + 1) << proved.output;
+
+    auto first_failing = [](auto scale) {  // the sweep's answer: check/scales.hpp over every amax
+        using X = decltype(scale);
+        const fc::scaling_report r = fc::check_mx_scale_of<typename X::element>([](std::uint32_t a) { return std::uint8_t(X::scale(a)); }, {},
+                                                                                fc::declared_recipe<X>(), true);
+        return r.passed() ? std::string("none") : fc::hex(fc::parse_case<fc::binary32>(r.replay).first.front(), 32);
+    };
+    // The sweep's first failing amax of the NaN-blind mutant is the first NaN, 0x7f800001 (below it
+    // every amax is finite or +inf, where the exponent field is right): 2^31 amaxes to walk, which
+    // the suite leaves to the kill table above; the always-up RCEIL fails far below.
+    const std::string always_up = first_failing(prove_fixture::rceil_always_up<fc::float4_e2m1fn>{});
+    ASSERT_NE(always_up, "none");  // the fixture is wrong somewhere, or it proves nothing
+    const auto refuted = run_flipcheck(source + " --subject 'flipcheck::registry::e8m0_from_exponent_field<flipcheck::float8_e4m3fn>'" +
+                                       " --subject 'prove_fixture::rceil_always_up<flipcheck::float4_e2m1fn>'");
+    EXPECT_EQ(refuted.exit_code, 1) << refuted.output;
+    EXPECT_NE(refuted.output.find("scale_agreement: FAIL at amax 0x7f800001 "), std::string::npos) << refuted.output;
+    EXPECT_NE(refuted.output.find("scale_agreement: FAIL at amax " + always_up + " "), std::string::npos) << always_up << "\n" << refuted.output;
+    EXPECT_NE(refuted.output.find("the smallest, confirmed by running the compiled code"), std::string::npos) << refuted.output;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The registry's mutants that flipcheck-prove reads, each spelled as a type by its place in the
 // registry's lists, so that a test walks the zoo without writing a mutant's name twice:
 // prove_zoo::mapping_mutant<I> is the I-th (mapping mutant, format) instance, key_mutant<I> the
-// I-th (key mutant, format) one (flipcheck::registry::instances' order).
+// I-th (key mutant, format) one, scaling_mutant<I> the I-th (scaling mutant, element) one (of
+// which the test takes the MX scales) (flipcheck::registry::instances' order).
 #pragma once
 #include <cstddef>
 
@@ -24,5 +25,8 @@ template <std::size_t I>
 using mapping_mutant = typename nth<I, mapping_mutants>::type::type;
 template <std::size_t I>
 using key_mutant = typename nth<I, key_mutants>::type::type;
+using scaling_mutants = flipcheck::registry::instances<flipcheck::registry::scaling_mutants>;
+template <std::size_t I>
+using scaling_mutant = typename nth<I, scaling_mutants>::type::type;
 
 }  // namespace prove_zoo
