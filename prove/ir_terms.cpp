@@ -80,7 +80,9 @@ public:
             z3::expr reached = block == &f_.getEntryBlock() ? c_.bool_val(true) : c_.bool_val(false);
             for (const llvm::BasicBlock* from : llvm::predecessors(block)) reached = reached || edge(from, block);
             reached_.emplace(block, reached.simplify());
+            memory_ = memory_on_entry(block);
             for (const llvm::Instruction& i : *block) {
+                if (memory_access(i)) continue;
                 if (const auto* ret = llvm::dyn_cast<llvm::ReturnInst>(&i)) {
                     const term v = value(ret->getReturnValue());
                     result = result ? z3::ite(reached_.at(block), v.bits, *result) : v.bits;
@@ -109,6 +111,7 @@ public:
                 }
                 values_.emplace(&i, instruction(i));
             }
+            memory_out_.emplace(block, memory_);
         }
         if (!result) throw refusal("function " + f_.getName().str() + " never returns");
         return {*result, !(undefined || *result_poison), hazards_};
@@ -121,6 +124,94 @@ private:
     std::map<const llvm::Value*, term> values_;
     std::map<const llvm::BasicBlock*, z3::expr> reached_;
     std::vector<std::string> hazards_;
+    // Local variables whose address clang kept (an out-parameter such as frexp's): each one's
+    // value where control is, and where each block leaves it. Nothing else of memory is read.
+    using memory = std::map<const llvm::AllocaInst*, term>;
+    memory memory_;
+    std::map<const llvm::BasicBlock*, memory> memory_out_;
+    std::map<const llvm::Value*, const llvm::AllocaInst*> aliases_;  // a local's address cast to another pointer type
+
+    // A block's locals as its predecessors leave them, chosen by the edge control came along (a
+    // local one predecessor never wrote holds any value there).
+    memory memory_on_entry(const llvm::BasicBlock* block) {
+        memory in;
+        std::set<const llvm::AllocaInst*> slots;
+        for (const llvm::BasicBlock* from : llvm::predecessors(block))
+            for (const auto& [slot, v] : memory_out_.at(from)) slots.insert(slot);
+        for (const llvm::AllocaInst* slot : slots) {
+            std::optional<term> merged;
+            for (const llvm::BasicBlock* from : llvm::predecessors(block)) {
+                const memory& out = memory_out_.at(from);
+                const auto found = out.find(slot);
+                const term v = found != out.end() ? found->second : term{fresh("uninitialized", width_of(slot->getAllocatedType())), c_.bool_val(false)};
+                merged = merged ? term{z3::ite(edge(from, block), v.bits, merged->bits), z3::ite(edge(from, block), v.poison, merged->poison)} : v;
+            }
+            in.emplace(slot, *merged);
+        }
+        return in;
+    }
+
+    // The local variable a pointer names, or a refusal: memory is read only as scalar locals.
+    const llvm::AllocaInst& local(const llvm::Value* pointer, const llvm::Instruction& at) {
+        if (const auto alias = aliases_.find(pointer); alias != aliases_.end()) pointer = alias->second;
+        const auto* slot = llvm::dyn_cast<llvm::AllocaInst>(pointer);
+        if (!slot || !memory_.count(slot))
+            throw refusal("memory other than a local variable of a number type (an array, a global, a pointer passed in): " + shown(at) +
+                          " at " + source_line(at));
+        return *slot;
+    }
+
+    // alloca, load, store, the lifetime markers and frexp's out-parameter, on scalar locals: true
+    // where `i` was one of them (and is done).
+    bool memory_access(const llvm::Instruction& i) {
+        if (const auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+            const unsigned w = width_of(a->getAllocatedType());
+            if (w == 0 || a->isArrayAllocation() || !a->isStaticAlloca())
+                throw refusal("a local variable the prover does not read (an array, a struct, a variable-length one): " + shown(i) + " at " +
+                              source_line(i));
+            memory_.insert_or_assign(a, term{fresh("uninitialized", w), c_.bool_val(false)});  // C++'s indeterminate value: any
+            return true;
+        }
+        if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+            const llvm::AllocaInst& slot = local(st->getPointerOperand(), i);
+            if (st->isVolatile() || width_of(st->getValueOperand()->getType()) != width_of(slot.getAllocatedType()))
+                throw refusal("a volatile store, or one of another width than its local: " + shown(i) + " at " + source_line(i));
+            memory_.insert_or_assign(&slot, value(st->getValueOperand()));
+            return true;
+        }
+        if (const auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+            const llvm::AllocaInst& slot = local(ld->getPointerOperand(), i);
+            if (ld->isVolatile() || width_of(ld->getType()) != width_of(slot.getAllocatedType()))
+                throw refusal("a volatile load, or one of another width than its local: " + shown(i) + " at " + source_line(i));
+            values_.emplace(&i, memory_.at(&slot));
+            return true;
+        }
+        if (llvm::isa<llvm::GetElementPtrInst>(&i))  // an element of an array or a struct, a global's or a local's
+            throw refusal("memory other than a local variable of a number type (an array, a global, a pointer passed in): " + shown(i) +
+                          " at " + source_line(i));
+        if (const auto* cast = llvm::dyn_cast<llvm::BitCastInst>(&i); cast && cast->getType()->isPointerTy()) {
+            aliases_.emplace(&i, &local(cast->getOperand(0), i));  // the same local, read through another type: the same bits
+            return true;
+        }
+        if (const auto* in = llvm::dyn_cast<llvm::IntrinsicInst>(&i))
+            return in->getIntrinsicID() == llvm::Intrinsic::lifetime_start || in->getIntrinsicID() == llvm::Intrinsic::lifetime_end;
+        if (const auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+            const llvm::Function* callee = call->getCalledFunction();
+            if (!callee || !callee->isDeclaration() || (callee->getName() != "frexpf" && callee->getName() != "frexp")) return false;
+            // frexp(x, &e): x = f 2^e with |f| in [0.5, 1); a zero is itself with e = 0; an
+            // infinity or a NaN is itself, with e unspecified (C 7.12.6.4): any value.
+            const llvm::AllocaInst& slot = local(call->getArgOperand(1), i);
+            const unsigned ew = width_of(slot.getAllocatedType());
+            const z3::expr x = as_float(call->getArgOperand(0)), xb = value(call->getArgOperand(0)).bits;
+            const z3::expr e = exponent_of(xb, x, ew) + c_.bv_val(1, ew);
+            const z3::expr f = scaled_by(x, -e);
+            const z3::expr special = x.mk_is_inf() || x.mk_is_nan();
+            values_.emplace(&i, term{z3::ite(x.mk_is_zero() || special, xb, float_bits(f, call->getType())), value(call->getArgOperand(0)).poison});
+            memory_.insert_or_assign(&slot, term{z3::ite(x.mk_is_zero(), c_.bv_val(0, ew), z3::ite(special, fresh("frexp_exponent", ew), e)), c_.bool_val(false)});
+            return true;
+        }
+        return false;
+    }
 
     // A value the IR leaves free (undef, a frozen poison, a NaN's bits): a variable of its own,
     // named uniquely across every call of every function in the process, so that two calls never
@@ -187,6 +278,8 @@ private:
 
     term value(const llvm::Value* v) {
         if (const auto found = values_.find(v); found != values_.end()) return found->second;
+        if (const auto* a = llvm::dyn_cast<llvm::AllocaInst>(v))
+            throw refusal("the address of a local variable used other than by a load, a store or frexp: " + shown(*a) + " at " + source_line(*a));
         if (const auto* k = llvm::dyn_cast<llvm::Constant>(v)) return constant(k);
         throw refusal("a value used before it is defined (the prover reads blocks in order)");
     }
@@ -437,41 +530,51 @@ private:
         }
     }
 
+    // x 2^n rounded once to x's format (ldexp's): in 15 exponent bits every binary64 is a normal
+    // number (or 0, infinity, NaN), and times 2^n, n clamped to +-2200, is exact: a sum on the
+    // exponent field (past the clamp the result is 0 or infinity whatever n is).
+    z3::expr scaled_by(const z3::expr& x, const z3::expr& n) {
+        const unsigned significand = x.get_sort().fpa_sbits();
+        const z3::sort wide = c_.fpa_sort(15, significand);
+        const z3::expr xw = fp(Z3_mk_fpa_to_fp_float(c_, rne(), x, wide)), bits = xw.mk_to_ieee_bv();
+        const unsigned nw = n.get_sort().bv_size(), bw = bits.get_sort().bv_size();
+        const z3::expr limit = c_.bv_val(2200, nw), clamped = z3::ite(n > limit, limit, z3::ite(n < -limit, -limit, n));
+        const z3::expr shifted = bits + z3::shl(z3::sext(clamped, bw - nw), c_.bv_val(significand - 1, bw));
+        const z3::expr exact = z3::ite(xw.mk_is_zero() || xw.mk_is_inf() || xw.mk_is_nan(), bits, shifted).mk_from_ieee_bv(wide);
+        return fp(Z3_mk_fpa_to_fp_float(c_, rne(), exact, x.get_sort()));
+    }
+
+    // floor(log2 |x|) of a finite non-zero x with bits b, as an rw-bit integer (ilogb's, where it
+    // is defined): a normal's exponent field less the bias; a subnormal's top fraction bit's place.
+    z3::expr exponent_of(const z3::expr& b, const z3::expr& x, unsigned rw) {
+        const unsigned w = b.get_sort().bv_size(), significand = x.get_sort().fpa_sbits();
+        const unsigned e = w - significand;
+        const int bias = (1 << (e - 1)) - 1;
+        const z3::expr field = z3::zext(b.extract(w - 2, significand - 1), rw - e);
+        const z3::expr normal = field - c_.bv_val(bias, rw);
+        z3::expr sub = c_.bv_val(0, rw);
+        for (unsigned bit = 0; bit + 1 < significand; ++bit)
+            sub = z3::ite(b.extract(bit, bit) == c_.bv_val(1, 1), c_.bv_val(std::int64_t(bit) - int(significand - 1) + 1 - bias, rw), sub);
+        return z3::ite(x.mk_is_subnormal(), sub, normal);
+    }
+
     // The C library's functions whose results C and IEEE 754 define exactly, which clang leaves as
     // calls (they may set errno): ldexp and scalbn (x 2^n rounded once), ilogb (the exponent; this
-    // C library's FP_ILOGB0 and FP_ILOGBNAN) and fmod (exact). Any other call is refused.
+    // C library's FP_ILOGB0 and FP_ILOGBNAN) and fmod (exact); frexp, which writes a local, is
+    // memory_access's. Any other call is refused.
     std::optional<term> library_call(const llvm::CallInst& call, llvm::StringRef name) {
         const llvm::Type* t = call.getType();
         auto arg = [&](unsigned n) { return value(call.getArgOperand(n)); };
         if (name == "ldexpf" || name == "ldexp" || name == "scalbnf" || name == "scalbn") {
             require_ieee_subnormals(call);
-            const z3::expr x = as_float(call.getArgOperand(0)), n = arg(1).bits;
-            // In 15 exponent bits every binary64 is a normal number (or 0, infinity, NaN), and times
-            // 2^n, n clamped to +-2200, is exact: a sum on the exponent field (past the clamp the
-            // result is 0 or infinity whatever n is). Then one rounding to x's format.
-            const unsigned significand = x.get_sort().fpa_sbits();
-            const z3::sort wide = c_.fpa_sort(15, significand);
-            const z3::expr xw = fp(Z3_mk_fpa_to_fp_float(c_, rne(), x, wide)), bits = xw.mk_to_ieee_bv();
-            const unsigned nw = n.get_sort().bv_size(), bw = bits.get_sort().bv_size();
-            const z3::expr limit = c_.bv_val(2200, nw), clamped = z3::ite(n > limit, limit, z3::ite(n < -limit, -limit, n));
-            const z3::expr shifted = bits + z3::shl(z3::sext(clamped, bw - nw), c_.bv_val(significand - 1, bw));
-            const z3::expr exact = z3::ite(xw.mk_is_zero() || xw.mk_is_inf() || xw.mk_is_nan(), bits, shifted).mk_from_ieee_bv(wide);
-            const z3::expr r = fp(Z3_mk_fpa_to_fp_float(c_, rne(), exact, x.get_sort()));
-            return term{float_bits(r, t), arg(0).poison || arg(1).poison};
+            return term{float_bits(scaled_by(as_float(call.getArgOperand(0)), arg(1).bits), t), arg(0).poison || arg(1).poison};
         }
         if (name == "ilogbf" || name == "ilogb") {
-            const z3::expr b = arg(0).bits, x = as_float(call.getArgOperand(0));
-            const unsigned w = width_of(call.getArgOperand(0)->getType()), significand = x.get_sort().fpa_sbits(), rw = width_of(t);
-            const unsigned e = w - significand;
-            const int bias = (1 << (e - 1)) - 1;
-            const z3::expr field = z3::zext(b.extract(w - 2, significand - 1), rw - e);
-            z3::expr r = field - c_.bv_val(bias, rw);  // a normal's
-            z3::expr sub = c_.bv_val(0, rw);           // a subnormal's: its top fraction bit's place, from 2^(1 - bias)
-            for (unsigned bit = 0; bit + 1 < significand; ++bit)
-                sub = z3::ite(b.extract(bit, bit) == c_.bv_val(1, 1), c_.bv_val(std::int64_t(bit) - int(significand - 1) + 1 - bias, rw), sub);
-            r = z3::ite(x.mk_is_subnormal(), sub, r);
-            r = z3::ite(x.mk_is_zero(), c_.bv_val(FP_ILOGB0, rw), z3::ite(x.mk_is_nan(), c_.bv_val(FP_ILOGBNAN, rw), z3::ite(x.mk_is_inf(), c_.bv_val(INT_MAX, rw), r)));
-            return term{r, arg(0).poison};
+            const z3::expr x = as_float(call.getArgOperand(0));
+            const unsigned rw = width_of(t);
+            const z3::expr r = exponent_of(arg(0).bits, x, rw);
+            return term{z3::ite(x.mk_is_zero(), c_.bv_val(FP_ILOGB0, rw), z3::ite(x.mk_is_nan(), c_.bv_val(FP_ILOGBNAN, rw), z3::ite(x.mk_is_inf(), c_.bv_val(INT_MAX, rw), r))),
+                        arg(0).poison};
         }
         if (name == "fmodf" || name == "fmod") {
             require_ieee_subnormals(call);

@@ -368,12 +368,13 @@ void expect_refused(const std::string& subject, const std::string& what, const s
     }
 }
 
-// A call out of the file, a loop, and float arithmetic compiled to change its bits after the IR
-// (fast-math's reassociation): refused by name and line, never proved.
+// A call out of the file, a loop, float arithmetic compiled to change its bits after the IR
+// (fast-math's reassociation) and a table in memory: refused by name and line, never proved.
 TEST(prove, refuses_code_it_does_not_read_by_name_and_line) {
     expect_refused("calls_opaque", "a call to opaque(unsigned int)", "unreadable_mappings.cpp:15");
     expect_refused("loops", "a loop that clang did not unroll at ", "unreadable_mappings.cpp:");
-    expect_refused("reassociated", "fast-math flags", "unreadable_mappings.cpp:54");
+    expect_refused("reassociated", "fast-math flags", "unreadable_mappings.cpp:64");
+    expect_refused("table_key", "memory other than a local variable of a number type", "unreadable_mappings.cpp:55");
     EXPECT_THROW(prove(unreadable, "byte_format"), fc::input_error);
     EXPECT_THROW(prove(unreadable, "no_such_type"), fc::input_error);
     EXPECT_THROW(prove(unreadable + ".missing", "loops"), fc::input_error);
@@ -552,6 +553,18 @@ TEST(prove, proves_the_mx_scales_and_refutes_at_the_sweep_s_first_failing_amax) 
     EXPECT_NE(refuted.output.find("scale_agreement: FAIL at amax 0x7f800001 "), std::string::npos) << refuted.output;
     EXPECT_NE(refuted.output.find("scale_agreement: FAIL at amax " + always_up + " "), std::string::npos) << always_up << "\n" << refuted.output;
     EXPECT_NE(refuted.output.find("the smallest, confirmed by running the compiled code"), std::string::npos) << refuted.output;
+}
+
+// A plug-in's own source (examples/plugin.cpp, as `flipcheck check --plugin` builds it), whose
+// RCEIL scale and quantizer keep frexp's exponent in a local (alloca, store, load; frexp writes it):
+// proved from the file the user wrote.
+TEST(prove, reads_a_plug_in_s_source_with_locals_and_frexp) {
+    const auto scale = run_flipcheck("prove --source " + std::string(FLIPCHECK_SOURCE) + "/examples/plugin.cpp --subject my::rceil_scale_e4m3");
+    EXPECT_EQ(scale.exit_code, 0) << scale.output;
+    EXPECT_NE(scale.output.find("verdict: PASS: 2 laws proved over every non-negative amax"), std::string::npos) << scale.output;
+    const auto quantizer = run_flipcheck("prove --source " + std::string(FLIPCHECK_SOURCE) + "/examples/plugin.cpp --subject my::to_e4m3");
+    EXPECT_EQ(quantizer.exit_code, 0) << quantizer.output;
+    EXPECT_NE(quantizer.output.find("verdict: PASS: 5 laws proved over every input"), std::string::npos) << quantizer.output;
 }
 
 }  // namespace

@@ -46,12 +46,22 @@ struct byte_format {
 
 // Float arithmetic the compiler may reassociate (what -ffast-math allows): the code generator may
 // still change the result's bits after the IR, so the IR does not fix them.
+// A table indexed by the input: clang makes it a constant global, memory the prover does not read
+// (it reads locals whose address is taken only by loads, stores and frexp).
+struct table_key {
+    using format = flipcheck::binary32;
+    static constexpr std::string_view name = "table_key";
+    static constexpr std::uint32_t flip[2] = {0x80000000u, 0xffffffffu};
+    static std::uint32_t encode(std::uint32_t b) { return b ^ flip[b >> 31]; }  // line 55
+    static std::uint32_t decode(std::uint32_t k) { return k ^ flip[(k >> 31) ^ 1]; }
+};
+
 struct reassociated {
     using format = flipcheck::binary32;
     static constexpr std::string_view name = "reassociated";
     static std::uint32_t encode(std::uint32_t b) {
 #pragma clang fp reassociate(on)
-        return std::bit_cast<std::uint32_t>(std::bit_cast<float>(b) * 3.0f);  // line 54
+        return std::bit_cast<std::uint32_t>(std::bit_cast<float>(b) * 3.0f);  // line 64
     }
     static std::uint32_t decode(std::uint32_t k) { return k; }
 };
