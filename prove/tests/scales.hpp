@@ -11,20 +11,26 @@
 
 namespace prove_fixture {
 
+// RCEIL of E's elements from the binary32 quotient `quotient(|amax|)` gives (rceil_scale_bits'
+// steps); `up_always`: a quotient that is a power of two is rounded up too (wrong).
+template <class E, class Quotient>
+std::uint8_t rceil_from(std::uint32_t amax_bits, Quotient quotient, bool up_always) noexcept {
+    amax_bits &= 0x7fffffffu;
+    if (amax_bits > 0x7f800000u) return 0xff;
+    if (amax_bits == 0x7f800000u) return 0xfe;
+    const std::uint32_t q = std::bit_cast<std::uint32_t>(quotient(std::bit_cast<float>(amax_bits), E::to_value(E::max_finite)));
+    const std::uint32_t field = q >> 23, mantissa = q & 0x7fffffu;
+    if (field == 0) return mantissa > 0x400000u ? 1 : 0;
+    const std::uint32_t code = field + (up_always || mantissa != 0);
+    return std::uint8_t(code > 254 ? 254 : code);
+}
+
 template <class E>
 struct rceil_by_reciprocal {
     using element = E;
     static constexpr flipcheck::scale_recipe recipe = flipcheck::rceil;
     static std::uint8_t scale(std::uint32_t amax_bits) noexcept {
-        amax_bits &= 0x7fffffffu;
-        if (amax_bits > 0x7f800000u) return 0xff;
-        if (amax_bits == 0x7f800000u) return 0xfe;
-        const float inverse = 1.0f / E::to_value(E::max_finite);
-        const std::uint32_t q = std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax_bits) * inverse);
-        const std::uint32_t field = q >> 23, mantissa = q & 0x7fffffu;
-        if (field == 0) return mantissa > 0x400000u ? 1 : 0;
-        const std::uint32_t code = field + (mantissa != 0);
-        return std::uint8_t(code > 254 ? 254 : code);
+        return rceil_from<E>(amax_bits, [](float a, float max) { return a * (1.0f / max); }, false);
     }
 };
 
@@ -33,13 +39,7 @@ struct rceil_always_up {
     using element = E;
     static constexpr flipcheck::scale_recipe recipe = flipcheck::rceil;
     static std::uint8_t scale(std::uint32_t amax_bits) noexcept {
-        amax_bits &= 0x7fffffffu;
-        if (amax_bits > 0x7f800000u) return 0xff;
-        if (amax_bits == 0x7f800000u) return 0xfe;
-        const std::uint32_t q = std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax_bits) / E::to_value(E::max_finite));
-        const std::uint32_t field = q >> 23, mantissa = q & 0x7fffffu;
-        if (field == 0) return mantissa > 0x400000u ? 1 : 0;
-        return std::uint8_t(field + 1 > 254 ? 254 : field + 1);
+        return rceil_from<E>(amax_bits, [](float a, float max) { return a / max; }, true);
     }
 };
 
