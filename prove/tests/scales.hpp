@@ -11,18 +11,10 @@
 
 namespace prove_fixture {
 
-// RCEIL of E's elements from the binary32 quotient `quotient(|amax|)` gives (rceil_scale_bits'
-// steps); `up_always`: a quotient that is a power of two is rounded up too (wrong).
-template <class E, class Quotient>
-std::uint8_t rceil_from(std::uint32_t amax_bits, Quotient quotient, bool up_always) noexcept {
+// Every recipe's codes for a NaN amax (0xff) and an infinite one (0xfe); -1 for the others.
+inline int nan_or_infinity(std::uint32_t amax_bits) noexcept {
     amax_bits &= 0x7fffffffu;
-    if (amax_bits > 0x7f800000u) return 0xff;
-    if (amax_bits == 0x7f800000u) return 0xfe;
-    const std::uint32_t q = std::bit_cast<std::uint32_t>(quotient(std::bit_cast<float>(amax_bits), E::to_value(E::max_finite)));
-    const std::uint32_t field = q >> 23, mantissa = q & 0x7fffffu;
-    if (field == 0) return mantissa > 0x400000u ? 1 : 0;
-    const std::uint32_t code = field + (up_always || mantissa != 0);
-    return std::uint8_t(code > 254 ? 254 : code);
+    return amax_bits > 0x7f800000u ? 0xff : amax_bits == 0x7f800000u ? 0xfe : -1;
 }
 
 template <class E>
@@ -30,7 +22,13 @@ struct rceil_by_reciprocal {
     using element = E;
     static constexpr flipcheck::scale_recipe recipe = flipcheck::rceil;
     static std::uint8_t scale(std::uint32_t amax_bits) noexcept {
-        return rceil_from<E>(amax_bits, [](float a, float max) { return a * (1.0f / max); }, false);
+        if (const int special = nan_or_infinity(amax_bits); special >= 0) return std::uint8_t(special);
+        const float inverse = 1.0f / E::to_value(E::max_finite);
+        const std::uint32_t q = std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax_bits & 0x7fffffffu) * inverse);
+        const std::uint32_t field = q >> 23, mantissa = q & 0x7fffffu;
+        if (field == 0) return mantissa > 0x400000u ? 1 : 0;
+        const std::uint32_t code = field + (mantissa != 0);
+        return std::uint8_t(code > 254 ? 254 : code);
     }
 };
 
@@ -39,7 +37,11 @@ struct rceil_always_up {
     using element = E;
     static constexpr flipcheck::scale_recipe recipe = flipcheck::rceil;
     static std::uint8_t scale(std::uint32_t amax_bits) noexcept {
-        return rceil_from<E>(amax_bits, [](float a, float max) { return a / max; }, true);
+        if (const int special = nan_or_infinity(amax_bits); special >= 0) return std::uint8_t(special);
+        const std::uint32_t q = std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax_bits & 0x7fffffffu) / E::to_value(E::max_finite));
+        const std::uint32_t field = q >> 23, mantissa = q & 0x7fffffu;
+        if (field == 0) return mantissa > 0x400000u ? 1 : 0;
+        return std::uint8_t(field + 1 > 254 ? 254 : field + 1);
     }
 };
 
