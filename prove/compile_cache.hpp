@@ -1,7 +1,7 @@
 // What clang compiled for the prover, kept between runs: the bitcode and the shared library of a
 // subject's wrapper, keyed by the compile command, clang's own identity and the preprocessed text
 // (ccache's preprocessor mode: every header the code includes is in that text). The main job
-// proves its binary64 built-ins at every run; from the cache the prover skips clang's 0.5 s of
+// proves its binary64 built-ins at every run; from the cache the prover skips clang's 0.3-0.5 s of
 // compiling (bench/RESULTS.md, "The main job's binary64 rows proved"). Best effort: a cache that
 // cannot be read or written is no cache, never an error.
 #pragma once
