@@ -1,5 +1,6 @@
 #include "compile_cache.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,8 +48,14 @@ std::string cached_compile(const std::string& key) {
     const std::string folder = compile_cache_folder();
     if (folder.empty()) return "";
     const fs::path entry = fs::path(folder) / key;
+    // Its library is loaded and run: only an entry this user made that no one else may change
+    // (owned by this user, not group- or world-writable, nor its folder) is used.
+    auto trusted = [](const fs::path& p) {
+        struct stat st{};
+        return ::lstat(p.c_str(), &st) == 0 && st.st_uid == ::geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)) && !S_ISLNK(st.st_mode);
+    };
     std::error_code ec;
-    return fs::is_regular_file(entry / "subject.bc", ec) && fs::is_regular_file(entry / "subject.so", ec) ? entry.string() : "";
+    return trusted(folder) && trusted(entry) && trusted(entry / "subject.bc") && trusted(entry / "subject.so") ? entry.string() : "";
 }
 
 void keep_compile(const std::string& key, const std::string& bitcode, const std::string& library) {

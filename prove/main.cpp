@@ -11,9 +11,12 @@
 // 4 the solver and the native run disagree (a bug in flipcheck); 5 a law undecided in the time.
 // Several subjects: the first of 4, 2, 1, 5 that any of them earns.
 #include <algorithm>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,20 +120,44 @@ nlohmann::ordered_json to_json(const fp::compiled_subject& m, const std::string&
             {"laws", laws}};
 }
 
-// Written once at the end, beside the file and renamed onto it: a run that dies leaves no half a
-// document (and the previous file as it was).
+// The file --json names, as it is written: a link's target (the link stays a link). A path that
+// exists and is not a plain file (a folder, a device such as /dev/stdout, a FIFO), a link to
+// nothing or a missing folder is refused before any work: the report is renamed into place, and a
+// rename must never replace a device or another program's file type. (cli/output.cpp guards
+// flipcheck's own --json so; it lives in the command, whose library brings the GPU's runtime.)
+std::filesystem::path json_target(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = path;
+    if (fs::is_symlink(p, ec)) {
+        p = fs::canonical(p, ec);
+        if (ec) throw flipcheck::input_error("cannot write --json " + path + ": it is a link to nothing, or to something that is not a plain file (a pipe)");
+    }
+    if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+        throw flipcheck::input_error("cannot write --json " + path + ": it is not a plain file (a folder, a device or a FIFO)");
+    if (!fs::is_directory(fs::absolute(p).parent_path(), ec))
+        throw flipcheck::input_error("cannot write --json " + path + ": its folder does not exist");
+    return p;
+}
+
+// Written once at the end, into a new file beside the target (mkstemp: never a path another
+// program made) renamed onto it: a run that dies leaves the previous file as it was.
 void write_json(const std::string& path, const std::string& verdict, nlohmann::ordered_json body) {
     nlohmann::ordered_json doc{{"schema", 1}, {"verdict", verdict}};
     doc.update(body);
-    const std::string temporary = path + ".partial";
-    {
-        std::ofstream f(temporary);
-        f << doc.dump(2) << "\n";
-        if (!f.flush()) throw flipcheck::input_error("cannot write --json " + path);
-    }
+    const std::filesystem::path target = json_target(path);
+    std::string temporary = target.string() + ".XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0) throw flipcheck::input_error("cannot write --json " + path + ": " + std::strerror(errno));
+    const std::string text = doc.dump(2) + "\n";
+    const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+    ::close(fd);
     std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) throw flipcheck::input_error("cannot write --json " + path + ": " + ec.message());
+    if (written) std::filesystem::rename(temporary, target, ec);
+    if (!written || ec) {
+        std::filesystem::remove(temporary, ec);
+        throw flipcheck::input_error("cannot write --json " + path + (written ? "" : ": the disk is full or failing"));
+    }
 }
 
 }  // namespace
@@ -164,11 +191,10 @@ int main(int argc, char** argv) {
         return e.get_exit_code() == 0 ? app.exit(e) : (app.exit(e), 2);
     }
     if (!json.empty()) {  // a path that cannot take the report fails before any work
-        const std::filesystem::path folder = std::filesystem::absolute(json).parent_path();
-        std::error_code ec;
-        if (!std::filesystem::is_directory(folder, ec) || std::filesystem::is_directory(json, ec)) {
-            fmt::print(stderr, "flipcheck-prove: cannot write --json {}: {}\n", json,
-                       std::filesystem::is_directory(json, ec) ? "it is a folder" : "its folder does not exist");
+        try {
+            json_target(json);
+        } catch (const flipcheck::input_error& e) {
+            fmt::print(stderr, "flipcheck-prove: {}\n", e.what());
             return 2;
         }
     }

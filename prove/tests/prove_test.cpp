@@ -4,6 +4,7 @@
 // mutants; on binary64 it proves the built-ins and refutes the mutants at keys the native code
 // fails; code it cannot read is refused by name and line; undefined behaviour is a failure.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include <bit>
@@ -428,6 +429,19 @@ TEST(prove, several_subjects_one_compile_and_equal_mappings_proved_by_their_equa
                               "\"input\": \"0x8000000000000000\"", "\"result\": \"refuted\""})
         EXPECT_NE(doc.find(words), std::string::npos) << words << "\n" << doc;
     std::filesystem::remove(json);
+    // A report is written only into a plain file: never renamed over a FIFO (or a device: with
+    // the guard broken once, this test's rename made the machine's /dev/null a plain file, which is
+    // why it names a FIFO of its own) or a folder.
+    const std::string fifo = (std::filesystem::temp_directory_path() / "flipcheck_prove_test_fifo").string();
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string& not_a_file : {fifo, std::filesystem::temp_directory_path().string()}) {
+        const auto refused_path = run_flipcheck("prove --source " + catalogue + " --subject 'flipcheck::sign_flip<flipcheck::binary16>' --json " + not_a_file);
+        EXPECT_EQ(refused_path.exit_code, 2) << refused_path.output;
+        EXPECT_NE(refused_path.output.find("is not a plain file"), std::string::npos) << refused_path.output;
+    }
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+    std::filesystem::remove(fifo);
     // A run that cannot prove writes why.
     const auto refused = run_flipcheck("prove --source /nonexistent.hpp --subject x --json " + json);
     EXPECT_EQ(refused.exit_code, 2) << refused.output;
